@@ -1,0 +1,294 @@
+/*
+ * Continuous linear blocks: the integrator and the two state-space forms
+ * (CLSS given by A, B, C, D; CLR given by a transfer function, realised the
+ * way Scilab does it so that both share the csslti4 run-time layout).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks/std.h"
+
+/* ------------------------------------------------------------- INTEGRAL_m */
+
+static const bsim_param_spec integral_params[] = {
+    {"x0", BSIM_PARAM_REAL, "0",
+     "initial state; its size (rows x cols) is the size of u and y"},
+};
+
+static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
+  const bsim_value *x0 = bsim_param(ctx, "x0");
+  int n = bsim_std_numel(x0);
+  if (n == 0)
+    return bsim_define_error(ctx, "'x0' must have at least one element");
+  double *x = bsim_model_alloc_x0(m, n);
+  /* y = x does not read u: no direct feedthrough, which is what lets an
+   * integrator break a feedback loop. */
+  if (!x || bsim_model_set_inputs(m, 1, x0->rows, x0->cols, 0) != 0 ||
+      bsim_model_set_outputs(m, 1, x0->rows, x0->cols) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  memcpy(x, x0->v, (size_t)n * sizeof *x);
+  m->dep_t = 1;
+  return 0;
+}
+
+static void integral_fn(bsim_block *blk, int flag) {
+  switch (flag) {
+  case BSIM_FLAG_INIT:
+    if (blk->nx != bsim_std_insize(blk, 0) ||
+        blk->nx != bsim_std_outsize(blk, 0))
+      bsim_block_error(blk, "%d states but input %d and output %d elements",
+                       blk->nx, bsim_std_insize(blk, 0),
+                       bsim_std_outsize(blk, 0));
+    break;
+  case BSIM_FLAG_DERIVATIVES:
+    for (int i = 0; i < blk->nx; i++)
+      blk->xd[i] = blk->inptr[0][i];
+    break;
+  case BSIM_FLAG_OUTPUTS:
+  case BSIM_FLAG_REINIT:
+    for (int i = 0; i < blk->nx; i++)
+      blk->outptr[0][i] = blk->x[i];
+    break;
+  default:
+    break;
+  }
+}
+
+const bsim_block_type bsim_type_INTEGRAL_m = {
+    "INTEGRAL_m",
+    "integral_func",
+    "Integrator: y = x, x' = u.",
+    "Integrates its input element-wise from x0; u, x and y have the size\n"
+    "of x0 (a scalar, vector or matrix). The output does not depend on the\n"
+    "input directly, so an integrator breaks algebraic loops.\n"
+    "Run-time layout: x0 = x0(:), rpar and ipar empty (no re-initialisation,\n"
+    "no saturation), in = out = rows(x0), in2 = out2 = cols(x0), dep_u = 0,\n"
+    "dep_t = 1.",
+    integral_params,
+    1,
+    integral_define,
+    integral_fn,
+    0};
+
+/* ---------------------------------------------------- csslti4: CLSS, CLR */
+
+/* y = C x + D u and x' = A x + B u on rpar = [A(:); B(:); C(:); D(:)], the
+ * sizes taken from the state and the ports. */
+typedef struct ss_dims {
+  int ns, nu, ny;
+} ss_dims;
+
+static ss_dims ss_dims_of(const bsim_block *blk) {
+  ss_dims d;
+  d.ns = blk->nx;
+  d.nu = blk->nin > 0 ? bsim_std_insize(blk, 0) : 0;
+  d.ny = blk->nout > 0 ? bsim_std_outsize(blk, 0) : 0;
+  return d;
+}
+
+static void csslti4_fn(bsim_block *blk, int flag) {
+  ss_dims d = ss_dims_of(blk);
+  const double *A = blk->rpar;
+  const double *B = A + d.ns * d.ns;
+  const double *C = B + d.ns * d.nu;
+  const double *D = C + d.ny * d.ns;
+  const double *u = d.nu ? blk->inptr[0] : NULL;
+  switch (flag) {
+  case BSIM_FLAG_INIT: {
+    int need = d.ns * d.ns + d.ns * d.nu + d.ny * d.ns + d.ny * d.nu;
+    if (blk->nrpar != need)
+      bsim_block_error(blk,
+                       "rpar has %d entries; %d states, %d inputs and %d "
+                       "outputs need %d",
+                       blk->nrpar, d.ns, d.nu, d.ny, need);
+    break;
+  }
+  case BSIM_FLAG_OUTPUTS:
+  case BSIM_FLAG_REINIT:
+    for (int i = 0; i < d.ny; i++) {
+      double s = 0;
+      for (int j = 0; j < d.ns; j++)
+        s += C[i + d.ny * j] * blk->x[j];
+      for (int j = 0; j < d.nu; j++)
+        s += D[i + d.ny * j] * u[j];
+      blk->outptr[0][i] = s;
+    }
+    break;
+  case BSIM_FLAG_DERIVATIVES:
+    for (int i = 0; i < d.ns; i++) {
+      double s = 0;
+      for (int j = 0; j < d.ns; j++)
+        s += A[i + d.ns * j] * blk->x[j];
+      for (int j = 0; j < d.nu; j++)
+        s += B[i + d.ns * j] * u[j];
+      blk->xd[i] = s;
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+/* Shared tail of both define steps: ports, feedthrough, rpar, x0. */
+static int ss_model(bsim_define_ctx *ctx, bsim_model *m, int ns, int nu, int ny,
+                    const double *A, const double *B, const double *C,
+                    const double *D, const double *x0) {
+  int na = ns * ns, nb = ns * nu, nc = ny * ns, nd = ny * nu;
+  double *r = bsim_model_alloc_rpar(m, na + nb + nc + nd);
+  double *x = bsim_model_alloc_x0(m, ns);
+  if (!r || !x) return bsim_define_error(ctx, "out of memory");
+  int feed = 0;
+  for (int i = 0; i < nd; i++)
+    feed |= D[i] != 0;
+  if (bsim_model_set_inputs(m, nu > 0, nu, 1, feed) != 0 ||
+      bsim_model_set_outputs(m, ny > 0, ny, 1) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  memcpy(r, A, (size_t)na * sizeof *r);
+  if (nb) memcpy(r + na, B, (size_t)nb * sizeof *r);
+  if (nc) memcpy(r + na + nb, C, (size_t)nc * sizeof *r);
+  if (nd) memcpy(r + na + nb + nc, D, (size_t)nd * sizeof *r);
+  if (ns && x0) memcpy(x, x0, (size_t)ns * sizeof *x);
+  /* Xcos marks both forms time-dependent (dep_ut = [D <> 0, %t]). */
+  m->dep_t = 1;
+  return 0;
+}
+
+static const bsim_param_spec clss_params[] = {
+    {"A", BSIM_PARAM_REAL, "-1", "state matrix, n x n"},
+    {"B", BSIM_PARAM_REAL, "1", "input matrix, n x m (m inputs)"},
+    {"C", BSIM_PARAM_REAL, "1", "output matrix, p x n (p outputs)"},
+    {"D", BSIM_PARAM_REAL, "0",
+     "feedthrough matrix, p x m; a scalar is spread over p x m, [] means 0"},
+    {"x0", BSIM_PARAM_REAL, "0", "initial state, n elements"},
+};
+
+static int clss_define(bsim_define_ctx *ctx, bsim_model *m) {
+  const bsim_value *A = bsim_param(ctx, "A"), *B = bsim_param(ctx, "B");
+  const bsim_value *C = bsim_param(ctx, "C"), *D = bsim_param(ctx, "D");
+  const bsim_value *x0 = bsim_param(ctx, "x0");
+  if (bsim_std_numel(A) == 0 || A->rows != A->cols)
+    return bsim_define_error(ctx,
+                             "'A' must be a non-empty square matrix, got "
+                             "%dx%d",
+                             A->rows, A->cols);
+  int ns = A->rows;
+  int nu = bsim_std_numel(B) ? B->cols : 0;
+  int ny = bsim_std_numel(C) ? C->rows : 0;
+  if (nu && B->rows != ns)
+    return bsim_define_error(ctx,
+                             "'B' must have %d rows (A is %dx%d), got a %dx%d "
+                             "matrix",
+                             ns, ns, ns, B->rows, B->cols);
+  if (ny && C->cols != ns)
+    return bsim_define_error(ctx,
+                             "'C' must have %d columns (A is %dx%d), got a "
+                             "%dx%d matrix",
+                             ns, ns, ns, C->rows, C->cols);
+  int nd = bsim_std_numel(D);
+  if (nd != ny * nu && nd > 1)
+    return bsim_define_error(ctx,
+                             "'D' must be %dx%d (rows of C x columns of B), "
+                             "got a %dx%d matrix",
+                             ny, nu, D->rows, D->cols);
+  if (bsim_std_numel(x0) != ns)
+    return bsim_define_error(ctx,
+                             "'x0' must have %d elements (the order of A), got "
+                             "a %dx%d matrix",
+                             ns, x0->rows, x0->cols);
+  /* A scalar D is spread over every entry (Xcos spreads ones; spreading the
+   * value is what the user wrote and agrees with Xcos for SISO systems). */
+  double *dfull = calloc((size_t)(ny * nu > 0 ? ny * nu : 1), sizeof *dfull);
+  if (!dfull) return bsim_define_error(ctx, "out of memory");
+  for (int i = 0; i < ny * nu; i++)
+    dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
+  int rc = ss_model(ctx, m, ns, nu, ny, A->v, nu ? B->v : NULL,
+                    ny ? C->v : NULL, dfull, x0->v);
+  free(dfull);
+  return rc;
+}
+
+const bsim_block_type bsim_type_CLSS = {
+    "CLSS",
+    "csslti4",
+    "Continuous state-space system: x' = A x + B u, y = C x + D u.",
+    "A linear time-invariant system with n states, m = cols(B) inputs\n"
+    "(one vector port) and p = rows(C) outputs (one vector port).\n"
+    "Run-time layout: rpar = [A(:); B(:); C(:); D(:)] (column-major),\n"
+    "x0 = x0(:), in = m, out = p, in2 = out2 = 1, dep_u = (D has a nonzero\n"
+    "entry), dep_t = 1.",
+    clss_params,
+    5,
+    clss_define,
+    csslti4_fn,
+    0};
+
+static const bsim_param_spec clr_params[] = {
+    {"num", BSIM_PARAM_REAL, "[1]",
+     "numerator coefficients, highest power of s first"},
+    {"den", BSIM_PARAM_REAL, "[1 1]",
+     "denominator coefficients, highest power of s first"},
+};
+
+/* Coefficients with leading exact zeros dropped; returns the count (0 for
+ * the zero polynomial). */
+static int trimmed(const bsim_value *p, const double **coef) {
+  int n = bsim_std_numel(p), k = 0;
+  while (k < n && p->v[k] == 0)
+    k++;
+  *coef = n ? p->v + k : NULL;
+  return n - k;
+}
+
+static int clr_define(bsim_define_ctx *ctx, bsim_model *m) {
+  const double *num, *den;
+  int lnum = trimmed(bsim_param(ctx, "num"), &num);
+  int lden = trimmed(bsim_param(ctx, "den"), &den);
+  if (lden == 0)
+    return bsim_define_error(ctx, "'den' must have a nonzero coefficient");
+  int nd = lden - 1, nn = lnum > 0 ? lnum - 1 : 0;
+  if (nn > nd)
+    return bsim_define_error(ctx,
+                             "improper transfer function: the numerator has "
+                             "degree %d, the denominator %d (must be <=)",
+                             nn, nd);
+  /* Ascending coefficients, normalised so the denominator is monic. */
+  double *work =
+      calloc((size_t)(2 * (nd + 1) + nd * nd + 2 * nd + 1), sizeof *work);
+  if (!work) return bsim_define_error(ctx, "out of memory");
+  double *da = work, *na = da + nd + 1;
+  double *A = na + nd + 1, *B = A + nd * nd, *C = B + nd;
+  for (int k = 0; k <= nd; k++)
+    da[k] = den[nd - k] / den[0];
+  for (int k = 0; k < lnum; k++)
+    na[k] = num[lnum - 1 - k] / den[0];
+  /* Controllable canonical form, as Scilab's cont_frm: ones above the
+   * diagonal, minus the denominator in the last row, B = e_n, C = the
+   * remainder of num / den, D = the quotient (nonzero only when proper). */
+  double D = nn == nd ? na[nd] : 0.0;
+  for (int i = 0; i + 1 < nd; i++)
+    A[i + nd * (i + 1)] = 1.0;
+  for (int j = 0; j < nd; j++) {
+    A[(nd - 1) + nd * j] = -da[j];
+    C[j] = na[j] - D * da[j];
+  }
+  if (nd > 0) B[nd - 1] = 1.0;
+  int rc = ss_model(ctx, m, nd, 1, 1, A, B, C, &D, NULL);
+  free(work);
+  return rc;
+}
+
+const bsim_block_type bsim_type_CLR = {
+    "CLR",
+    "csslti4",
+    "Continuous transfer function num(s)/den(s).",
+    "A SISO transfer function given by its coefficient vectors, highest\n"
+    "power first (num = [1], den = [1 2 1] is 1/(s^2+2s+1)). It must be\n"
+    "proper (deg num <= deg den). Realised as Scilab's CLR does: the\n"
+    "controllable canonical form of cont_frm with den made monic.\n"
+    "Run-time layout: as CLSS, rpar = [A(:); B(:); C(:); D], x0 = zeros,\n"
+    "in = out = 1, dep_u = (D <> 0), dep_t = 1.",
+    clr_params,
+    2,
+    clr_define,
+    csslti4_fn,
+    0};

@@ -1,0 +1,75 @@
+/*
+ * Private header of the standard block library: the type descriptors each
+ * family file defines (so that registry.c can list them) and the few helpers
+ * the families share for checking parameters and port sizes. Not installed;
+ * block authors outside blocks/ need only include/blocksim/block.h.
+ */
+#ifndef BSIM_BLOCKS_STD_H
+#define BSIM_BLOCKS_STD_H
+
+#include "blocksim/block.h"
+
+/* sources.c */
+extern const bsim_block_type bsim_type_CONST_m;
+extern const bsim_block_type bsim_type_CONST;
+extern const bsim_block_type bsim_type_CONST_f;
+extern const bsim_block_type bsim_type_GENSIN_f;
+extern const bsim_block_type bsim_type_STEP;
+extern const bsim_block_type bsim_type_STEP_FUNCTION;
+extern const bsim_block_type bsim_type_TIME_f;
+
+/* math.c */
+extern const bsim_block_type bsim_type_GAINBLK;
+extern const bsim_block_type bsim_type_SUMMATION;
+extern const bsim_block_type bsim_type_PRODUCT;
+extern const bsim_block_type bsim_type_EXPBLK_m;
+extern const bsim_block_type bsim_type_ABS_VALUE;
+
+/* trig.c: the interface and one hidden type per simulation function, so
+ * that the scheduler finds "cos_blk" etc. by name. */
+extern const bsim_block_type bsim_type_TrigFun;
+extern const bsim_block_type *const bsim_trig_types[];
+extern const int bsim_trig_ntypes;
+
+/* linear.c */
+extern const bsim_block_type bsim_type_INTEGRAL_m;
+extern const bsim_block_type bsim_type_CLSS;
+extern const bsim_block_type bsim_type_CLR;
+
+/* routing.c */
+extern const bsim_block_type bsim_type_MUX;
+extern const bsim_block_type bsim_type_DEMUX;
+extern const bsim_block_type bsim_type_IN_f;
+extern const bsim_block_type bsim_type_OUT_f;
+
+/* Hybrid families, each with its own table:
+ * events.c (clocks, delays, synchro, end), discrete.c (discrete states,
+ * holds, counters), zcross.c (zero crossings and blocks with modes),
+ * sinks.c (scopes). */
+extern const bsim_block_type *const bsim_event_types[];
+extern const int bsim_event_ntypes;
+extern const bsim_block_type *const bsim_discrete_types[];
+extern const int bsim_discrete_ntypes;
+extern const bsim_block_type *const bsim_zc_types[];
+extern const int bsim_zc_ntypes;
+extern const bsim_block_type *const bsim_sink_types[];
+extern const int bsim_sink_ntypes;
+
+/* util.c */
+
+/* Number of elements of a parameter value (0 for an empty matrix). */
+int bsim_std_numel(const bsim_value *v);
+/* The parameter as one finite real scalar in *out; on anything else reports
+ * "'name' must be a scalar" through the context and returns -1. */
+int bsim_std_scalar(bsim_define_ctx *ctx, const char *name, double *out);
+/* The parameter as an integer scalar >= min; -1 (reported) otherwise. */
+int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out);
+/* Number of elements of input / output port k, as the scheduler laid them
+ * out (rows times columns). */
+int bsim_std_insize(const bsim_block *blk, int k);
+int bsim_std_outsize(const bsim_block *blk, int k);
+/* Report a numeric failure met while computing: recoverable while the
+ * integrator runs (it retries with a smaller step), fatal otherwise. */
+void bsim_std_numeric_failure(bsim_block *blk, const char *what);
+
+#endif

@@ -1,0 +1,13 @@
+/* Shared between the command's files. */
+#ifndef BSIM_CLI_H
+#define BSIM_CLI_H
+
+#include "blocksim/blocksim.h"
+
+/* Print a usage error (fmt with one %s) and return exit status 2. */
+int bsim_cli_usage(const char *fmt, const char *arg);
+/* Print err and return its exit status. */
+int bsim_cli_report(const bsim_error *err);
+int bsim_cli_blocks(int argc, char **argv);
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * The blocksim command: run, check and document diagrams from a shell.
+ * Exit status: 0 success, 1 the simulation failed, 2 bad input.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocksim/blocksim.h"
+#include "cli/cli.h"
+
+static const char usage_text[] =
+    "usage: blocksim run DIAGRAM [-o OUT.csv] [--tf T] [--rtol R] [--atol A]\n"
+    "                    [--samples N] [--log-spacing] [--stats]\n"
+    "                    [-p BLOCKPATH.PARAM=VALUE]... [-p CONTEXTVAR=VALUE]...\n"
+    "       blocksim check DIAGRAM\n"
+    "       blocksim blocks [TYPE]\n"
+    "       blocksim --help | --version\n";
+
+int bsim_cli_usage(const char *fmt, const char *arg) {
+  fputs("blocksim: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  fputs(usage_text, stderr);
+  return BSIM_ERR_INPUT;
+}
+
+int bsim_cli_report(const bsim_error *err) {
+  fprintf(stderr, "blocksim: %s\n", err->message);
+  return err->status == BSIM_ERR_NOMEM ? BSIM_ERR_SIM : (int)err->status;
+}
+
+/* A strictly parsed positive number, or -1 on junk. */
+static int parse_positive(const char *opt, const char *text, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (errno || end == text || *end || !(v > 0) || !isfinite(v)) {
+    fprintf(stderr,
+            "blocksim: bad value for %s: '%s' (expected a positive number)\n",
+            opt, text);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+typedef struct run_args {
+  const char *diagram, *out;
+  int stats;
+  bsim_options opt;
+  const char **params;
+  int nparams;
+} run_args;
+
+static int parse_run(int argc, char **argv, run_args *a) {
+  bsim_options_init(&a->opt);
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    double num;
+    if (strcmp(arg, "--stats") == 0) {
+      a->stats = 1;
+    } else if (strcmp(arg, "--log-spacing") == 0) {
+      a->opt.spacing = BSIM_SPACING_LOG;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      if (!val)
+        return bsim_cli_usage("option %s needs a value", arg);
+      i++;
+      if (strcmp(arg, "-o") == 0) {
+        a->out = val;
+      } else if (strcmp(arg, "-p") == 0) {
+        if (!strchr(val, '='))
+          return bsim_cli_usage("-p expects TARGET=VALUE, got '%s'", val);
+        a->params[a->nparams++] = val;
+      } else if (strcmp(arg, "--samples") == 0) {
+        if (parse_positive(arg, val, &num) || num != floor(num) || num < 2)
+          return bsim_cli_usage("--samples needs an integer >= 2, got '%s'",
+                                val);
+        a->opt.samples = (long)num;
+      } else if (strcmp(arg, "--tf") == 0) {
+        if (parse_positive(arg, val, &a->opt.final_time))
+          return BSIM_ERR_INPUT;
+      } else if (strcmp(arg, "--rtol") == 0) {
+        if (parse_positive(arg, val, &a->opt.rtol))
+          return BSIM_ERR_INPUT;
+      } else if (strcmp(arg, "--atol") == 0) {
+        if (parse_positive(arg, val, &a->opt.atol))
+          return BSIM_ERR_INPUT;
+      } else {
+        return bsim_cli_usage("unknown option '%s'", arg);
+      }
+    } else if (!a->diagram) {
+      a->diagram = arg;
+    } else {
+      return bsim_cli_usage("unexpected argument '%s'", arg);
+    }
+  }
+  if (!a->diagram)
+    return bsim_cli_usage("%s", "missing DIAGRAM");
+  return 0;
+}
+
+/* Load, apply -p overrides, flatten and compile. */
+static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
+                         bsim_error *err) {
+  bsim_diagram *d = bsim_diagram_load(a->diagram, err);
+  if (!d)
+    return NULL;
+  for (int i = 0; i < a->nparams; i++) {
+    char *target = strdup(a->params[i]);
+    if (!target) {
+      bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+      break;
+    }
+    char *eq = strchr(target, '=');
+    *eq = '\0';
+    int rc = bsim_diagram_override(d, target, eq + 1, err);
+    free(target);
+    if (rc != 0)
+      break;
+  }
+  bsim_sim *s = err->status == BSIM_OK ? bsim_sim_create(d, &a->opt, err) : NULL;
+  if (!s) {
+    bsim_diagram_free(d);
+    return NULL;
+  }
+  *dout = d;
+  return s;
+}
+
+static int cmd_run(int argc, char **argv) {
+  run_args a = {0};
+  a.params = calloc((size_t)argc + 1, sizeof(char *));
+  if (!a.params)
+    return BSIM_ERR_SIM;
+  int rc = parse_run(argc, argv, &a);
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d = NULL;
+  bsim_sim *s = rc ? NULL : prepare(&a, &d, &err);
+  if (!rc && !s)
+    rc = bsim_cli_report(&err);
+  if (s) {
+    if (bsim_sim_run(s, &err) != 0 ||
+        bsim_result_write_csv(s, a.out, stdout, &err) != 0)
+      rc = bsim_cli_report(&err);
+    if (a.stats) {
+      double v;
+      const char *name;
+      for (size_t i = 0; (name = bsim_stat_at(s, i, &v)) != NULL; i++)
+        fprintf(stderr, "%s: %.6g\n", name, v);
+    }
+  }
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+  free(a.params);
+  return rc;
+}
+
+static int cmd_check(int argc, char **argv) {
+  if (argc != 1)
+    return bsim_cli_usage("%s", "check takes exactly one DIAGRAM");
+  run_args a = {0};
+  a.diagram = argv[0];
+  bsim_options_init(&a.opt);
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d = NULL;
+  bsim_sim *s = prepare(&a, &d, &err);
+  if (!s)
+    return bsim_cli_report(&err);
+  bsim_system_info info;
+  bsim_sim_info(s, &info);
+  printf("%s: ok\nblocks: %d\nlinks: %d\nstates: %d\nalgebraic: %d\n"
+         "zero-crossings: %d\n",
+         argv[0], info.blocks, info.links, info.states, info.algebraic,
+         info.zero_crossings);
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return bsim_cli_usage("%s", "missing command");
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    puts("blocksim 0.1.0");
+    return 0;
+  }
+  if (strcmp(cmd, "run") == 0)
+    return cmd_run(argc - 2, argv + 2);
+  if (strcmp(cmd, "check") == 0)
+    return cmd_check(argc - 2, argv + 2);
+  if (strcmp(cmd, "blocks") == 0)
+    return bsim_cli_blocks(argc - 2, argv + 2);
+  return bsim_cli_usage("unknown command '%s'", cmd);
+}

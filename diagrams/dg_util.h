@@ -1,0 +1,33 @@
+/*
+ * Helpers shared by the reader, the override code and the flattener, which
+ * all look blocks up by id and explain a block type's parameters in their
+ * messages. Private to diagrams/.
+ */
+#ifndef BSIM_DG_UTIL_H
+#define BSIM_DG_UTIL_H
+
+#include <stddef.h>
+
+#include "diagrams/diagram.h"
+#include "diagrams/flat.h"
+
+/* The blocks of one level sorted by id (ties by position), so that lookups
+ * and duplicate detection stay O(log n) on large diagrams. malloc'ed; NULL
+ * when out of memory (or when the level has no blocks). */
+int *dg_block_index(const dg_diagram *d);
+/* Position of block `id` in d->blocks, or -1. `len` limits the compared
+ * length of id (use (size_t)-1 for a NUL-terminated id). */
+int dg_block_lookup(const dg_diagram *d, const int *index, const char *id,
+                    size_t len);
+
+/* "gain, overflow" — the names of a type's parameters, for hints. */
+void dg_param_list(const bsim_block_type *t, char *buf, size_t n);
+/* Index of parameter `name` in t->params, or -1. */
+int dg_param_find(const bsim_block_type *t, const char *name);
+
+/* Port size inference over a flat diagram whose links are final. link_lines
+ * gives the source line of each data link (for messages). 0, or -1 with err
+ * set. Implemented in diagrams/sizes.c. */
+int dg_infer_sizes(bsim_flat *f, const int *link_lines, bsim_error *err);
+
+#endif

@@ -1,0 +1,257 @@
+/*
+ * Life and edits of the Diagram tree after it has been read: freeing it,
+ * command-line overrides (-p block.param=value, -p var=value), and the small
+ * lookups that the reader and the flattener share.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagrams/dg_util.h"
+
+static void free_params(dg_param *p, int n) {
+  for (int i = 0; i < n; i++) {
+    free(p[i].name);
+    free(p[i].expr);
+  }
+  free(p);
+}
+
+void dg_diagram_free(dg_diagram *d) {
+  if (!d) return;
+  free(d->name);
+  free_params(d->context, d->ncontext);
+  for (int i = 0; i < d->nblocks; i++) {
+    dg_block *b = &d->blocks[i];
+    free(b->id);
+    free(b->type);
+    dg_diagram_free(b->sub);
+    free_params(b->params, b->nparams);
+  }
+  free(d->blocks);
+  for (int i = 0; i < d->nlinks; i++) {
+    free(d->links[i].from.block);
+    free(d->links[i].to.block);
+  }
+  free(d->links);
+  free(d);
+}
+
+void bsim_diagram_free(bsim_diagram *d) {
+  if (!d) return;
+  free(d->file);
+  dg_diagram_free(d->root);
+  free(d->settings.solver);
+  for (int i = 0; i < d->nobserves; i++) {
+    free(d->observes[i].name);
+    free(d->observes[i].signal.block);
+  }
+  free(d->observes);
+  free(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared lookups                                                      */
+/* ------------------------------------------------------------------ */
+
+/* qsort has no user pointer, so the sort runs over (id, position) pairs. */
+typedef struct keyed {
+  const char *id;
+  int pos;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int *dg_block_index(const dg_diagram *d) {
+  if (d->nblocks == 0) return NULL;
+  keyed *k = malloc((size_t)d->nblocks * sizeof *k);
+  int *idx = malloc((size_t)d->nblocks * sizeof *idx);
+  if (!k || !idx) {
+    free(k);
+    free(idx);
+    return NULL;
+  }
+  for (int i = 0; i < d->nblocks; i++)
+    k[i] = (keyed){d->blocks[i].id, i};
+  qsort(k, (size_t)d->nblocks, sizeof *k, cmp_keyed);
+  for (int i = 0; i < d->nblocks; i++)
+    idx[i] = k[i].pos;
+  free(k);
+  return idx;
+}
+
+/* strcmp of a length-limited key against a NUL-terminated id. */
+static int cmp_len(const char *key, size_t len, const char *id) {
+  size_t n = strlen(id);
+  int c = strncmp(key, id, len < n ? len : n);
+  if (c) return c;
+  return (len > n) - (len < n);
+}
+
+int dg_block_lookup(const dg_diagram *d, const int *index, const char *id,
+                    size_t len) {
+  if (len == SIZE_MAX) len = strlen(id);
+  int lo = 0, hi = d->nblocks - 1;
+  if (!index) return -1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    int c = cmp_len(id, len, d->blocks[index[mid]].id);
+    if (c == 0) {
+      while (mid > 0 && cmp_len(id, len, d->blocks[index[mid - 1]].id) == 0)
+        mid--; /* the first of duplicates, as written in the file */
+      return index[mid];
+    }
+    if (c < 0)
+      hi = mid - 1;
+    else
+      lo = mid + 1;
+  }
+  return -1;
+}
+
+void dg_param_list(const bsim_block_type *t, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  if (t->nparams == 0) {
+    snprintf(buf, n, "(none)");
+    return;
+  }
+  for (int i = 0; i < t->nparams && used < n; i++) {
+    int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+                     t->params[i].name);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+int dg_param_find(const bsim_block_type *t, const char *name) {
+  for (int i = 0; i < t->nparams; i++)
+    if (strcmp(t->params[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Overrides                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Replace or append name=expr in a parameter list (line 0 marks "set by an
+ * override" for messages). */
+static int set_param(dg_param **list, int *n, const char *name,
+                     const char *value, bsim_error *err) {
+  char *copy = strdup(value);
+  if (!copy) goto nomem;
+  for (int i = 0; i < *n; i++) {
+    if (strcmp((*list)[i].name, name) == 0) {
+      free((*list)[i].expr);
+      (*list)[i].expr = copy;
+      (*list)[i].line = 0;
+      return 0;
+    }
+  }
+  char *nm = strdup(name);
+  dg_param *grown = realloc(*list, (size_t)(*n + 1) * sizeof **list);
+  if (!nm || !grown) {
+    free(nm);
+    free(copy);
+    if (grown) *list = grown;
+    goto nomem;
+  }
+  *list = grown;
+  grown[*n] = (dg_param){nm, copy, 0};
+  (*n)++;
+  return 0;
+nomem:
+  bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while applying override");
+  return -1;
+}
+
+/* "x, g, inner" — the ids of a level, for the hint of a bad path. */
+static void list_ids(const dg_diagram *d, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  if (d->nblocks == 0) snprintf(buf, n, "no blocks");
+  for (int i = 0; i < d->nblocks && used < n; i++) {
+    int w =
+        snprintf(buf + used, n - used, "%s%s", i ? ", " : "", d->blocks[i].id);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
+
+int bsim_diagram_override(bsim_diagram *d, const char *target,
+                          const char *value, bsim_error *err) {
+  if (!d || !target || !value || !*target) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "override: empty target (write block/path.param=value or "
+                   "var=value)");
+    return -1;
+  }
+  const char *dot = strrchr(target, '.');
+  if (!dot) {
+    if (strchr(target, '/')) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "override '%s': no parameter named (write "
+                     "block/path.param=value, or var=value for a context "
+                     "variable)",
+                     target);
+      return -1;
+    }
+    return set_param(&d->root->context, &d->root->ncontext, target, value, err);
+  }
+  if (dot == target || dot[1] == '\0') {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "override '%s': expected block/path.param (both parts "
+                   "non-empty)",
+                   target);
+    return -1;
+  }
+  const char *param = dot + 1;
+  size_t pathlen = (size_t)(dot - target);
+  dg_diagram *level = d->root;
+  const char *seg = target;
+  for (;;) {
+    const char *slash = memchr(seg, '/', pathlen - (size_t)(seg - target));
+    size_t len =
+        slash ? (size_t)(slash - seg) : pathlen - (size_t)(seg - target);
+    dg_block *found = NULL;
+    for (int i = 0; i < level->nblocks; i++) {
+      const char *id = level->blocks[i].id;
+      if (strlen(id) == len && strncmp(id, seg, len) == 0) {
+        found = &level->blocks[i];
+        break;
+      }
+    }
+    if (!found || (slash && !found->sub)) {
+      char ids[512];
+      list_ids(level, ids, sizeof ids);
+      int upto = (int)(seg - target) - (seg > target ? 1 : 0);
+      int bad = (int)(seg - target + len);
+      if (!found)
+        bsim_error_set(err, BSIM_ERR_INPUT,
+                       "override '%s': no block '%.*s'; the nearest existing "
+                       "level is %s%.*s%s, which holds: %s",
+                       target, bad, target, upto > 0 ? "'" : "the top level",
+                       upto > 0 ? upto : 0, target, upto > 0 ? "'" : "", ids);
+      else
+        bsim_error_set(err, BSIM_ERR_INPUT,
+                       "override '%s': '%.*s' is a block, not a superblock, so "
+                       "nothing lies inside it",
+                       target, bad, target);
+      return -1;
+    }
+    if (!slash) {
+      /* A superblock's "parameters" are its context variables. */
+      if (found->sub)
+        return set_param(&found->sub->context, &found->sub->ncontext, param,
+                         value, err);
+      return set_param(&found->params, &found->nparams, param, value, err);
+    }
+    level = found->sub;
+    seg = slash + 1;
+  }
+}

@@ -1,0 +1,78 @@
+/*
+ * The Diagram model: what a reader produces and the flattener consumes. A
+ * faithful tree of the file, with unevaluated parameter text and the source
+ * line of everything, so that later errors can point back into the file.
+ */
+#ifndef BSIM_DIAGRAM_H
+#define BSIM_DIAGRAM_H
+
+#include "blocksim/blocksim.h"
+
+typedef struct dg_param {
+  char *name;
+  char *expr; /* as written */
+  int line;
+} dg_param;
+
+typedef struct dg_diagram dg_diagram;
+
+typedef struct dg_block {
+  char *id;
+  char *type;     /* NULL for a superblock */
+  dg_diagram *sub; /* non-NULL for a superblock */
+  dg_param *params;
+  int nparams;
+  int line;
+} dg_block;
+
+/* A port reference "block:port" (port counted from 1). */
+typedef struct dg_portref {
+  char *block; /* may be a path "sb/inner/x" in <observe> */
+  int port;
+} dg_portref;
+
+typedef enum { DG_LINK_DATA = 0, DG_LINK_ACTIVATION = 1 } dg_link_kind;
+
+typedef struct dg_link {
+  dg_link_kind kind;
+  dg_portref from, to;
+  int line;
+} dg_link;
+
+typedef struct dg_observe {
+  char *name;
+  dg_portref signal;
+  int line;
+} dg_observe;
+
+struct dg_diagram {
+  char *name;
+  dg_param *context; /* <var name value> in order; later may use earlier */
+  int ncontext;
+  dg_block *blocks;
+  int nblocks;
+  dg_link *links;
+  int nlinks;
+  int line;
+};
+
+/* Settings of <simulation> and <output>; negative / NULL = not given. */
+typedef struct dg_settings {
+  double final_time;
+  double rtol, atol;
+  char *solver;
+  long samples;
+  int spacing; /* -1 not given, else bsim_spacing */
+} dg_settings;
+
+struct bsim_diagram {
+  char *file; /* path as given, for messages */
+  dg_diagram *root;
+  dg_settings settings;
+  dg_observe *observes;
+  int nobserves;
+};
+
+void dg_diagram_free(dg_diagram *d);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * The flat diagram: superblocks dissolved, parameters evaluated, every leaf
+ * block's run-time model built by its type's define step, port sizes
+ * inferred. What the scheduler compiles.
+ */
+#ifndef BSIM_FLAT_H
+#define BSIM_FLAT_H
+
+#include "blocksim/blocksim.h"
+#include "diagram.h"
+
+typedef struct bsim_flat_block {
+  char *path; /* "outer/inner/id" */
+  const bsim_block_type *type;
+  bsim_model model; /* sizes all positive after inference */
+  int line;         /* source line of the <block> */
+} bsim_flat_block;
+
+/* Ports counted from 0 here. */
+typedef struct bsim_flat_link {
+  int from_block, from_port;
+  int to_block, to_port;
+} bsim_flat_link;
+
+typedef struct bsim_flat_observe {
+  char *name;
+  int block, port; /* an output port */
+} bsim_flat_observe;
+
+typedef struct bsim_flat {
+  const char *file;
+  bsim_flat_block *blocks;
+  int nblocks;
+  bsim_flat_link *links; /* data links, one per (source, destination) */
+  int nlinks;
+  bsim_flat_link *activations; /* event output -> event input */
+  int nactivations;
+  bsim_flat_observe *observes;
+  int nobserves;
+  dg_settings settings; /* copied from the diagram (solver string owned) */
+} bsim_flat;
+
+/* Dissolve superblocks, evaluate contexts and parameters, run define steps,
+ * infer sizes, check every input is connected exactly once. NULL on error
+ * (status BSIM_ERR_INPUT, message with file:line or block path). */
+bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err);
+void bsim_flat_free(bsim_flat *f);
+
+#endif

@@ -1,0 +1,481 @@
+/*
+ * Flattening: from the Diagram tree to the flat list of leaf blocks the
+ * scheduler compiles. Contexts and parameters are evaluated along a scope
+ * chain (inner contexts shadow outer ones), every leaf block's model is built
+ * by its type's define step, and superblocks with their port blocks (IN_f /
+ * OUT_f for data, CLKINV_f / CLKOUTV_f for events) disappear: each link or
+ * activation end is followed through port blocks until it reaches a real
+ * block (diagrams/joins.c). Port sizes are then inferred (diagrams/sizes.c).
+ *
+ * Port blocks are kept as ordinary nodes while walking, each with one
+ * pass-through input and output: an IN_f's input is the superblock's input
+ * as seen from outside, an OUT_f's output the superblock's output, and
+ * likewise for event ports. Tracing a leaf input back to its source is then
+ * a walk over "which link feeds this input" until a non-port node is met;
+ * an activation is followed forwards to every leaf event input it reaches.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagrams/define.h"
+#include "diagrams/dg_util.h"
+#include "diagrams/expr.h"
+#include "diagrams/flatten_int.h"
+
+int dg_fl_nomem(fl *f) {
+  bsim_error_set(f->err, BSIM_ERR_NOMEM, "%s: out of memory while flattening",
+                 f->file);
+  return -1;
+}
+
+/* Grow an array to hold one more element; 0 or -1. */
+static int grow(void **p, int *cap, int n, size_t size) {
+  if (n < *cap) return 0;
+  int nc = *cap ? *cap * 2 : 16;
+  void *q = realloc(*p, (size_t)nc * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = nc;
+  return 0;
+}
+
+static char *join(const char *prefix, const char *id) {
+  size_t a = strlen(prefix), b = strlen(id);
+  char *s = malloc(a + b + 2);
+  if (!s) return NULL;
+  if (a) {
+    memcpy(s, prefix, a);
+    s[a++] = '/';
+  }
+  memcpy(s + a, id, b + 1);
+  return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Leaf blocks                                                         */
+/* ------------------------------------------------------------------ */
+
+static int eval_params(fl *f, const dg_block *b, const char *path,
+                       const bsim_block_type *t, const bsim_scope *scope,
+                       bsim_value *values) {
+  for (int i = 0; i < b->nparams; i++) {
+    if (dg_param_find(t, b->params[i].name) < 0) {
+      char names[512];
+      dg_param_list(t, names, sizeof names);
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s': unknown parameter '%s' for type %s "
+                     "(its parameters: %s)",
+                     f->file, b->params[i].line ? b->params[i].line : b->line,
+                     path, b->params[i].name, t->name, names);
+      return -1;
+    }
+  }
+  for (int i = 0; i < t->nparams; i++) {
+    const bsim_param_spec *s = &t->params[i];
+    const dg_param *given = NULL;
+    for (int k = 0; k < b->nparams; k++)
+      if (strcmp(b->params[k].name, s->name) == 0) given = &b->params[k];
+    const char *text = given ? given->expr : s->default_expr;
+    int line = given && given->line ? given->line : b->line;
+    if (!text) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): missing required parameter '%s' "
+                     "(hint: add <param name=\"%s\" value=\"...\"/>)",
+                     f->file, b->line, path, t->name, s->name, s->name);
+      return -1;
+    }
+    if (s->kind == BSIM_PARAM_STRING) {
+      if (!(values[i].str = strdup(text))) return dg_fl_nomem(f);
+      continue;
+    }
+    char msg[512];
+    if (bsim_expr_eval(text, scope, &values[i], msg, sizeof msg) != 0) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' parameter '%s'%s: %s (in '%s')",
+                     f->file, line, path, s->name,
+                     given ? (given->line ? "" : " (set by override)")
+                           : " (default)",
+                     msg, text);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The superblock port number of a port block: its "port" parameter, or
+ * ipar(1) as Xcos stores it. */
+static int port_number(const bsim_block_type *t, const bsim_value *values,
+                       const bsim_model *m) {
+  int k = dg_param_find(t, "port");
+  if (k >= 0 && values[k].v && values[k].rows * values[k].cols >= 1) {
+    double p = values[k].v[0];
+    return p >= 1 && p <= 1e9 && p == (double)(int)p ? (int)p : -1;
+  }
+  return m->nipar >= 1 ? m->ipar[0] : -1;
+}
+
+/* Data and event port blocks share BSIM_TYPE_PORT; their models tell them
+ * apart (an event port has one event port and no data port), so that any
+ * port type an importer registers is classified without a list of names. */
+static int port_role(const bsim_model *m) {
+  if (m->nin == 0 && m->nout == 0) {
+    if (m->nevout >= 1 && m->nevin == 0) return EV_IN;
+    if (m->nevin >= 1 && m->nevout == 0) return EV_OUT;
+  }
+  return m->nin == 0 ? PORT_IN : PORT_OUT;
+}
+
+static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
+                    const bsim_scope *scope) {
+  const bsim_block_type *t = bsim_block_type_find(b->type);
+  if (!t) {
+    bsim_error_set(f->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s': unknown block type '%s' (hint: run "
+                   "`blocksim blocks` to list the known types)",
+                   f->file, b->line, b->id, b->type);
+    return -1;
+  }
+  if (grow((void **)&f->nodes, &f->capnodes, f->nnodes, sizeof *f->nodes))
+    return dg_fl_nomem(f);
+  node *n = &f->nodes[f->nnodes];
+  memset(n, 0, sizeof *n);
+  if (!(n->path = join(prefix, b->id))) return dg_fl_nomem(f);
+  f->nnodes++;
+  n->type = t;
+  n->line = b->line;
+  n->inst = instid;
+  n->flat = -1;
+  bsim_value *values =
+      t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
+  if (t->nparams && !values) return dg_fl_nomem(f);
+  int rc = eval_params(f, b, n->path, t, scope, values);
+  if (rc == 0) {
+    bsim_define_ctx ctx = {n->path, f->file, b->line, t, values, f->err};
+    rc = bsim_define_run(&ctx, &n->model);
+  }
+  if (rc == 0 && (t->flags & BSIM_TYPE_PORT)) {
+    n->role = port_role(&n->model);
+    n->portno = port_number(t, values, &n->model);
+    if (instid == 0) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): superblock port blocks belong "
+                     "inside a <superblock>",
+                     f->file, b->line, n->path, t->name);
+      rc = -1;
+    } else if (n->portno < 1) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): 'port' must be an integer >= 1",
+                     f->file, b->line, n->path, t->name);
+      rc = -1;
+    }
+  }
+  for (int i = 0; i < t->nparams; i++)
+    bsim_value_clear(&values[i]);
+  free(values);
+  return rc;
+}
+
+/* Ports of a superblock: numbered 1..n without gaps or repeats, separately
+ * for data inputs, data outputs, event inputs and event outputs. */
+static int collect_ports(fl *f, int instid, int first_node) {
+  static const char *const whats[] = {"", "input", "output", "event input",
+                                      "event output"};
+  inst *in = &f->insts[instid];
+  for (int role = PORT_IN; role <= EV_OUT; role++) {
+    int count = 0;
+    for (int i = first_node; i < f->nnodes; i++)
+      count += f->nodes[i].inst == instid && f->nodes[i].role == role;
+    int *map = count ? malloc((size_t)count * sizeof *map) : NULL;
+    if (count && !map) return dg_fl_nomem(f);
+    for (int k = 0; k < count; k++)
+      map[k] = -1;
+    if (role == PORT_IN) {
+      in->in_node = map;
+      in->nin = count;
+    } else if (role == PORT_OUT) {
+      in->out_node = map;
+      in->nout = count;
+    } else if (role == EV_IN) {
+      in->evin_node = map;
+      in->nevin = count;
+    } else {
+      in->evout_node = map;
+      in->nevout = count;
+    }
+    const char *what = whats[role];
+    for (int i = first_node; i < f->nnodes; i++) {
+      const node *n = &f->nodes[i];
+      if (n->inst != instid || n->role != role) continue;
+      if (n->portno > count) {
+        bsim_error_set(f->err, BSIM_ERR_INPUT,
+                       "%s:%d: block '%s': %s port %d of superblock '%s' "
+                       "leaves a gap: its %d %s ports must be numbered 1 to %d",
+                       f->file, n->line, n->path, what, n->portno, in->path,
+                       count, what, count);
+        return -1;
+      }
+      if (map[n->portno - 1] >= 0) {
+        bsim_error_set(f->err, BSIM_ERR_INPUT,
+                       "%s:%d: block '%s': %s port %d of superblock '%s' is "
+                       "already defined by '%s' (line %d)",
+                       f->file, n->line, n->path, what, n->portno, in->path,
+                       f->nodes[map[n->portno - 1]].path,
+                       f->nodes[map[n->portno - 1]].line);
+        return -1;
+      }
+      map[n->portno - 1] = i;
+    }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Walking the tree                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Resolve one end of a link of this level to (node, port from 0). kind 0 is
+ * a source (output), 1 a destination (input). */
+static int link_end(fl *f, const dg_link *l, const dg_portref *r, int kind,
+                    const int *where, const int *isinst, int bi) {
+  const char *side = kind ? "input" : "output";
+  if (isinst[bi]) {
+    const inst *in = &f->insts[where[bi]];
+    int ev = l->kind == DG_LINK_ACTIVATION;
+    int n = ev ? (kind ? in->nevin : in->nevout) : (kind ? in->nin : in->nout);
+    if (r->port > n) {
+      static const char *const port_type[2][2] = {{"OUT_f", "IN_f"},
+                                                  {"CLKOUTV_f", "CLKINV_f"}};
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: %s %s '%s:%d': superblock '%s' has %d %s%s "
+                     "port(s) (one %s block per port inside it)",
+                     f->file, l->line, ev ? "activation" : "link",
+                     kind ? "to" : "from", r->block, r->port, in->path, n,
+                     ev ? "event " : "", side, port_type[ev][kind]);
+      return -1;
+    }
+    const int *map = ev ? (kind ? in->evin_node : in->evout_node)
+                        : (kind ? in->in_node : in->out_node);
+    return map[r->port - 1];
+  }
+  const node *nd = &f->nodes[where[bi]];
+  int n;
+  if (l->kind == DG_LINK_ACTIVATION)
+    n = kind ? nd->model.nevin : nd->model.nevout;
+  else
+    n = kind ? nd->model.nin : nd->model.nout;
+  if (r->port > n) {
+    bsim_error_set(
+        f->err, BSIM_ERR_INPUT,
+        "%s:%d: %s %s '%s:%d': block '%s' (%s) has %d %s%s port(s)", f->file,
+        l->line, l->kind == DG_LINK_DATA ? "link" : "activation",
+        kind ? "to" : "from", r->block, r->port, nd->path, nd->type->name, n,
+        l->kind == DG_LINK_DATA ? "" : "event ", side);
+    return -1;
+  }
+  return where[bi];
+}
+
+static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
+                const char *prefix, int instid);
+
+static int walk_links(fl *f, const dg_diagram *dg, const int *where,
+                      const int *isinst) {
+  int *idx = dg_block_index(dg);
+  if (dg->nblocks && !idx) return dg_fl_nomem(f);
+  int rc = 0;
+  for (int i = 0; i < dg->nlinks && rc == 0; i++) {
+    const dg_link *l = &dg->links[i];
+    int a = dg_block_lookup(dg, idx, l->from.block, (size_t)-1);
+    int b = dg_block_lookup(dg, idx, l->to.block, (size_t)-1);
+    if (a < 0 || b < 0) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: link to a missing block '%s'", f->file, l->line,
+                     a < 0 ? l->from.block : l->to.block);
+      rc = -1;
+      break;
+    }
+    int fn = link_end(f, l, &l->from, 0, where, isinst, a);
+    int tn = fn < 0 ? -1 : link_end(f, l, &l->to, 1, where, isinst, b);
+    if (fn < 0 || tn < 0) {
+      rc = -1;
+      break;
+    }
+    /* A superblock end goes to its port block's pass-through port 0. */
+    rawlink rl = {fn, isinst[a] ? 0 : l->from.port - 1, tn,
+                  isinst[b] ? 0 : l->to.port - 1, l->line};
+    if (l->kind == DG_LINK_DATA) {
+      if (grow((void **)&f->raw, &f->capraw, f->nraw, sizeof *f->raw))
+        rc = dg_fl_nomem(f);
+      else
+        f->raw[f->nraw++] = rl;
+    } else {
+      if (grow((void **)&f->act, &f->capact, f->nact, sizeof *f->act))
+        rc = dg_fl_nomem(f);
+      else
+        f->act[f->nact++] = rl;
+    }
+  }
+  free(idx);
+  return rc;
+}
+
+static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
+                const char *prefix, int instid) {
+  bsim_scope *scope = bsim_scope_create(parent);
+  int *where = dg->nblocks ? calloc((size_t)dg->nblocks, sizeof *where) : NULL;
+  int *isinst =
+      dg->nblocks ? calloc((size_t)dg->nblocks, sizeof *isinst) : NULL;
+  int rc = 0;
+  if (!scope || (dg->nblocks && (!where || !isinst))) rc = dg_fl_nomem(f);
+  for (int i = 0; i < dg->ncontext && rc == 0; i++) {
+    const dg_param *v = &dg->context[i];
+    bsim_value val = {0};
+    char msg[512];
+    if (bsim_expr_eval(v->expr, scope, &val, msg, sizeof msg) != 0) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: context variable '%s'%s%s%s: %s (in '%s')",
+                     f->file, v->line ? v->line : dg->line, v->name,
+                     *prefix ? " of superblock '" : "", prefix,
+                     *prefix ? "'" : "", msg, v->expr);
+      rc = -1;
+    } else if (bsim_scope_set(scope, v->name, &val) != 0) {
+      rc = dg_fl_nomem(f);
+    }
+    bsim_value_clear(&val);
+  }
+  for (int i = 0; i < dg->nblocks && rc == 0; i++) {
+    const dg_block *b = &dg->blocks[i];
+    if (!b->sub) {
+      where[i] = f->nnodes;
+      rc = add_leaf(f, b, prefix, instid, scope);
+      continue;
+    }
+    if (grow((void **)&f->insts, &f->capinsts, f->ninsts, sizeof *f->insts)) {
+      rc = dg_fl_nomem(f);
+      break;
+    }
+    int id = f->ninsts++;
+    inst *in = &f->insts[id];
+    memset(in, 0, sizeof *in);
+    in->line = b->line;
+    if (!(in->path = join(prefix, b->id))) {
+      rc = dg_fl_nomem(f);
+      break;
+    }
+    where[i] = id;
+    isinst[i] = 1;
+    int sub_first = f->nnodes;
+    char *path = f->insts[id].path; /* insts may move while walking */
+    rc = walk(f, b->sub, scope, path, id);
+    if (rc == 0) rc = collect_ports(f, id, sub_first);
+  }
+  if (rc == 0) rc = walk_links(f, dg, where, isinst);
+  free(where);
+  free(isinst);
+  bsim_scope_free(scope);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                        */
+/* ------------------------------------------------------------------ */
+
+static void fl_free(fl *f) {
+  for (int i = 0; i < f->nnodes; i++) {
+    free(f->nodes[i].path);
+    if (f->nodes[i].flat < 0) /* else the flat diagram owns it */
+      bsim_model_clear(&f->nodes[i].model);
+  }
+  free(f->nodes);
+  for (int i = 0; i < f->ninsts; i++) {
+    free(f->insts[i].path);
+    free(f->insts[i].in_node);
+    free(f->insts[i].out_node);
+    free(f->insts[i].evin_node);
+    free(f->insts[i].evout_node);
+  }
+  free(f->insts);
+  free(f->raw);
+  free(f->act);
+  free(f->feed);
+}
+
+/* Hand the leaf nodes (not the port blocks) to the flat diagram. Their
+ * models change owner but stay readable through the nodes until the end. */
+static int take_blocks(fl *f, bsim_flat *out) {
+  int n = 0;
+  for (int i = 0; i < f->nnodes; i++)
+    n += f->nodes[i].role == LEAF;
+  out->blocks = calloc((size_t)(n ? n : 1), sizeof *out->blocks);
+  if (!out->blocks) return dg_fl_nomem(f);
+  for (int i = 0; i < f->nnodes; i++) {
+    node *nd = &f->nodes[i];
+    if (nd->role != LEAF) continue;
+    nd->flat = out->nblocks;
+    bsim_flat_block *b = &out->blocks[out->nblocks++];
+    b->type = nd->type;
+    b->model = nd->model;
+    b->line = nd->line;
+    if (!(b->path = strdup(nd->path))) return dg_fl_nomem(f);
+  }
+  return 0;
+}
+
+bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
+  if (!d || !d->root) {
+    bsim_error_set(err, BSIM_ERR_INPUT, "flatten: no diagram");
+    return NULL;
+  }
+  fl f = {0};
+  f.d = d;
+  f.file = d->file ? d->file : "(diagram)";
+  f.err = err;
+  bsim_flat *out = calloc(1, sizeof *out);
+  int *lines = NULL;
+  int rc = out ? 0 : dg_fl_nomem(&f);
+  if (rc == 0) {
+    out->file = d->file;
+    out->settings = d->settings;
+    out->settings.solver = NULL;
+    if (d->settings.solver &&
+        !(out->settings.solver = strdup(d->settings.solver)))
+      rc = dg_fl_nomem(&f);
+  }
+  /* Instance 0 is the top level, so that 0 means "not in a superblock". */
+  if (rc == 0 && grow((void **)&f.insts, &f.capinsts, 0, sizeof *f.insts))
+    rc = dg_fl_nomem(&f);
+  if (rc == 0) {
+    memset(&f.insts[0], 0, sizeof f.insts[0]);
+    f.ninsts = 1;
+    f.insts[0].path = strdup("");
+    if (!f.insts[0].path) rc = dg_fl_nomem(&f);
+  }
+  if (rc == 0) rc = walk(&f, d->root, NULL, "", 0);
+  if (rc == 0) rc = take_blocks(&f, out);
+  if (rc == 0) rc = dg_fl_join(&f, out, &lines);
+  if (rc == 0) rc = dg_infer_sizes(out, lines, err);
+  free(lines);
+  fl_free(&f);
+  if (rc) {
+    bsim_flat_free(out);
+    return NULL;
+  }
+  return out;
+}
+
+void bsim_flat_free(bsim_flat *f) {
+  if (!f) return;
+  for (int i = 0; i < f->nblocks; i++) {
+    free(f->blocks[i].path);
+    bsim_model_clear(&f->blocks[i].model);
+  }
+  free(f->blocks);
+  free(f->links);
+  free(f->activations);
+  for (int i = 0; i < f->nobserves; i++)
+    free(f->observes[i].name);
+  free(f->observes);
+  free(f->settings.solver);
+  free(f);
+}

@@ -1,0 +1,65 @@
+/*
+ * State shared by the two halves of the flattener: flatten.c walks the tree
+ * and builds the leaf blocks, joins.c joins data links and activations
+ * through superblock ports and resolves observes. Private to diagrams/.
+ */
+#ifndef BSIM_FLATTEN_INT_H
+#define BSIM_FLATTEN_INT_H
+
+#include "diagrams/flat.h"
+
+/* Port blocks are pass-through nodes: an IN_f / CLKINV_f is entered from
+ * outside the superblock and left inside, an OUT_f / CLKOUTV_f the reverse.
+ * Every port block has exactly one port on each side, port 0. */
+enum { LEAF = 0, PORT_IN = 1, PORT_OUT = 2, EV_IN = 3, EV_OUT = 4 };
+
+typedef struct node {
+  char *path;
+  const bsim_block_type *type;
+  bsim_model model;
+  int line;
+  int role;   /* LEAF, PORT_IN, PORT_OUT, EV_IN, EV_OUT */
+  int portno; /* superblock port number of a port block */
+  int inst;   /* superblock instance holding it (0 = top level) */
+  int inbase; /* first slot of its inputs in fl.feed */
+  int flat;   /* index among flat blocks, -1 for port blocks */
+} node;
+
+typedef struct inst {
+  char *path; /* "" at the top level */
+  int line;
+  int nin, nout;
+  int *in_node, *out_node; /* port block of each port, index port-1 */
+  int nevin, nevout;
+  int *evin_node, *evout_node; /* CLKINV_f / CLKOUTV_f of each event port */
+} inst;
+
+typedef struct rawlink {
+  int from_node, from_port, to_node, to_port; /* ports from 0 */
+  int line;
+} rawlink;
+
+typedef struct fl {
+  const bsim_diagram *d;
+  const char *file;
+  bsim_error *err;
+  node *nodes;
+  int nnodes, capnodes;
+  inst *insts;
+  int ninsts, capinsts;
+  rawlink *raw, *act; /* data links, activations (ends may be port blocks) */
+  int nraw, capraw, nact, capact;
+  int *feed; /* raw link feeding each input slot, -1 none */
+} fl;
+
+/* Report out-of-memory; returns -1. */
+int dg_fl_nomem(fl *f);
+
+/* After the walk and once leaves have their flat index: join data links
+ * through port blocks (one flat link per connected leaf input, *lines gets
+ * the source line of each), check every leaf input is fed exactly once,
+ * join activations through event port blocks (adding self-activations),
+ * resolve observes. 0 or -1. */
+int dg_fl_join(fl *f, bsim_flat *out, int **lines);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * The block API: everything a block author needs and nothing else.
+ *
+ * A block type is a descriptor (bsim_block_type): names, documentation, the
+ * named parameters of the native XML format, a *define* step that turns those
+ * into the run-time data Xcos stores for the same block (rpar, ipar, x0, z0,
+ * port sizes), and a computational function called with Xcos's flags. Keeping
+ * Xcos's run-time layout means an .xcos file, which stores exactly that data,
+ * can run without translation.
+ *
+ * This header depends on libc only, so that blocks never see the solver.
+ */
+#ifndef BLOCKSIM_BLOCK_H
+#define BLOCKSIM_BLOCK_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags of the computational function; values are Xcos's. */
+enum {
+  BSIM_FLAG_DERIVATIVES = 0, /* xd = f(t,x,u), or res(t,x,x',u) if implicit */
+  BSIM_FLAG_OUTPUTS = 1,     /* y = h(t,x,z,u) */
+  BSIM_FLAG_UPDATE = 2,      /* discrete update of z, or jump of x */
+  BSIM_FLAG_EVENTS = 3,      /* schedule output events */
+  BSIM_FLAG_INIT = 4,        /* allocate work, check parameters */
+  BSIM_FLAG_END = 5,         /* release what flag 4 took */
+  BSIM_FLAG_REINIT = 6,      /* initial fixed point on outputs */
+  BSIM_FLAG_ZCROSS = 9,      /* zero-crossing surfaces g, and modes */
+  BSIM_FLAG_JACOBIAN = 10    /* analytic Jacobian (later) */
+};
+
+/* Phase of the simulation, as Xcos's get_phase_simulation(): 1 while the
+ * scheduler handles discrete activity (modes may change), 2 while the
+ * integrator is running (modes are frozen, surfaces must stay smooth). */
+enum { BSIM_PHASE_DISCRETE = 1, BSIM_PHASE_CONTINUOUS = 2 };
+
+/*
+ * The run-time view of one block, laid out in the spirit of Xcos's
+ * scicos_block. The scheduler owns every pointer; a block writes only to
+ * outptr[], xd / res, z, g, mode, evout and *work.
+ */
+typedef struct bsim_block {
+  const char *path; /* e.g. "plant/pid/gain", for messages */
+  double t;         /* current time */
+  int phase;        /* BSIM_PHASE_* */
+
+  int nin;
+  const int *insz; /* rows of input i at insz[i], cols at insz[nin+i] */
+  double **inptr;
+  int nout;
+  const int *outsz; /* rows at outsz[i], cols at outsz[nout+i] */
+  double **outptr;
+
+  int nx;
+  double *x;   /* continuous state */
+  double *xd;  /* its derivative (in: x' for implicit blocks; out: f for explicit) */
+  double *res; /* residuals of implicit blocks */
+
+  int nz;
+  double *z; /* discrete state */
+
+  int nrpar;
+  double *rpar;
+  int nipar;
+  int *ipar;
+  int nopar;
+  const int *oparsz; /* rows at oparsz[i], cols at oparsz[nopar+i] */
+  double **oparptr;  /* real matrices, column-major */
+
+  int ng;
+  double *g;   /* zero-crossing surfaces */
+  int *jroot;  /* which surfaces fired: +1 upward, -1 downward, 0 none */
+  int nmode;
+  int *mode;
+
+  int nevprt;   /* activation: bit i set = event input i+1; -1 = own root */
+  int nevout;
+  double *evout; /* flag 3: delay before each event output fires, <0 = none */
+
+  void **work; /* the block's private memory, set at flag 4 */
+
+  /* Private to the scheduler: error reporting and bookkeeping. */
+  void *ctx_;
+} bsim_block;
+
+/* Report a failure from inside the computational function. A *recoverable*
+ * failure (e.g. a domain error during a residual call) lets the integrator
+ * retry with a smaller step; a fatal one ends the run. The message names the
+ * block's path by itself. */
+void bsim_block_error(bsim_block *blk, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* End the simulation at the current time once this activation has been
+ * served (END_c, HALT_f). The run then succeeds with results up to now. */
+void bsim_block_stop(bsim_block *blk);
+
+/* Sinks (CSCOPE, CMSCOPE, ...): append one row (current time, n values) to
+ * the block's record, which the scheduler keeps and writes out when asked
+ * (`blocksim run --scopes DIR`). Every row of one block must have the same
+ * n. Returns 0, or -1 (after bsim_block_error) out of memory or on a change
+ * of n. */
+int bsim_block_record(bsim_block *blk, const double *values, int n);
+
+/* ------------------------------------------------------------------------
+ * Parameters and the define step
+ * ------------------------------------------------------------------------ */
+
+typedef enum { BSIM_PARAM_REAL = 0, BSIM_PARAM_STRING = 1 } bsim_param_kind;
+
+/* A parameter value: a real matrix (column-major, as Scilab stores it), or a
+ * string for BSIM_PARAM_STRING parameters. */
+typedef struct bsim_value {
+  int rows, cols;
+  double *v;
+  char *str;
+} bsim_value;
+
+typedef struct bsim_param_spec {
+  const char *name;
+  bsim_param_kind kind;
+  const char *default_expr; /* NULL = required */
+  const char *doc;
+} bsim_param_spec;
+
+/*
+ * Run-time data of a block, as Xcos's model structure. Port sizes follow
+ * Xcos's convention: a positive number is a fixed size; a negative number -k
+ * is an unknown shared by every port of this block that says -k (so
+ * SUMMATION's in = [-1 -1], out = -1 forces all three equal); 0 on an output
+ * (input) means "the sum of the input (output) rows", as MUX (DEMUX) use it.
+ * All arrays are owned by the model and released by bsim_model_clear().
+ */
+typedef struct bsim_model {
+  /* Simulation function name, as Xcos's model.sim; NULL = the type's own.
+   * Lets one interface pick among several functions (TrigFun: sin_blk, ...).
+   * Must name a registered type; points to static storage. */
+  const char *sim;
+  int nin;
+  int *in, *in2; /* rows, cols */
+  int *dep_u;    /* direct feedthrough of each input */
+  int nout;
+  int *out, *out2;
+  int nevin, nevout;
+  double *firing; /* initial firing time of each event output, <0 = none */
+  int dep_t;      /* always active (outputs depend on time) */
+  int implicit;   /* residual form: flag 0 writes res */
+
+  int nx;
+  double *x0;
+  int nz;
+  double *z0;
+  int nrpar;
+  double *rpar;
+  int nipar;
+  int *ipar;
+  int nopar;
+  bsim_value *opar; /* object parameters (real matrices), as Xcos's opar */
+  /* Zero-crossing surfaces and modes. A negative value -k means "one per
+   * element of input k", resolved by the flattener after size inference
+   * (ABS_VALUE, SATURATION: one surface per element of an inherited input). */
+  int ng;
+  int nmode;
+} bsim_model;
+
+/* Allocation helpers for define steps: each (re)allocates the arrays and
+ * zero-fills them; they return 0, or -1 when out of memory. */
+int bsim_model_set_inputs(bsim_model *m, int n, int rows, int cols, int dep_u);
+int bsim_model_set_outputs(bsim_model *m, int n, int rows, int cols);
+int bsim_model_set_events(bsim_model *m, int nevin, int nevout);
+double *bsim_model_alloc_rpar(bsim_model *m, int n);
+int *bsim_model_alloc_ipar(bsim_model *m, int n);
+double *bsim_model_alloc_x0(bsim_model *m, int n);
+double *bsim_model_alloc_z0(bsim_model *m, int n);
+/* Append a copy of a real matrix to opar; 0, or -1 out of memory. */
+int bsim_model_add_opar(bsim_model *m, const bsim_value *v);
+void bsim_model_clear(bsim_model *m);
+
+typedef struct bsim_define_ctx bsim_define_ctx;
+
+/* The value of a named parameter, evaluated (default applied); never NULL for
+ * a declared parameter. */
+const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name);
+/* Report a bad parameter; the message gets the block's path and source line.
+ * Returns -1 so that a define step can `return bsim_define_error(...)`. */
+int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* bsim_block_type.flags */
+enum {
+  /* Event output 1 feeds the block's own event input 1, as inside Xcos's
+   * STEP_FUNCTION superblock: the flattener adds that activation link. */
+  BSIM_TYPE_SELF_ACTIVATED = 1u << 0,
+  /* A superblock port (IN_f, OUT_f): dissolved by flattening, never run. */
+  BSIM_TYPE_PORT = 1u << 1
+};
+
+typedef struct bsim_block_type {
+  const char *name;     /* Xcos interface name, e.g. "CLSS" */
+  const char *sim_name; /* Xcos simulation function, e.g. "csslti4" */
+  const char *summary;  /* one line */
+  const char *doc;      /* full description: semantics, ports, layout */
+  const bsim_param_spec *params;
+  int nparams;
+  /* Fill the model from the named parameters. 0 on success, -1 on error
+   * (after bsim_define_error). */
+  int (*define)(bsim_define_ctx *ctx, bsim_model *m);
+  void (*fn)(bsim_block *blk, int flag);
+  unsigned flags; /* BSIM_TYPE_* */
+} bsim_block_type;
+
+/* The standard library: lookup by interface or simulation-function name. */
+const bsim_block_type *bsim_block_type_find(const char *name);
+/* Iterate: returns NULL past the end. */
+const bsim_block_type *bsim_block_type_at(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

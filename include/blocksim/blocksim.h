@@ -1,0 +1,138 @@
+/*
+ * The embedding API: load a diagram, configure a run, run it, read results.
+ *
+ * Everything is reentrant: no global state, every object owned by whoever
+ * created it (_create / _free, _load / _free), errors reported through a
+ * bsim_error the caller passes in. The library never prints to stdout and
+ * never calls exit().
+ */
+#ifndef BLOCKSIM_BLOCKSIM_H
+#define BLOCKSIM_BLOCKSIM_H
+
+#include <stddef.h>
+
+#include "block.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error classes double as the command's exit status. */
+typedef enum {
+  BSIM_OK = 0,
+  BSIM_ERR_SIM = 1,   /* the simulation failed */
+  BSIM_ERR_INPUT = 2, /* bad input: file, format, parameter, connection */
+  BSIM_ERR_NOMEM = 3
+} bsim_status;
+
+typedef struct bsim_error {
+  bsim_status status;
+  char message[2048]; /* what, where (file:line or block path), hint */
+} bsim_error;
+
+/* Record an error (first one wins: later calls keep the original cause). */
+void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void bsim_error_clear(bsim_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Diagrams                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct bsim_diagram bsim_diagram;
+
+/* Parse and validate a native XML diagram. NULL on error (err says why). */
+bsim_diagram *bsim_diagram_load(const char *path, bsim_error *err);
+void bsim_diagram_free(bsim_diagram *d);
+
+/* Override before running: "outer/inner/block.param" sets a block parameter,
+ * a bare "name" a top-level context variable. value is an expression. */
+int bsim_diagram_override(bsim_diagram *d, const char *target,
+                          const char *value, bsim_error *err);
+
+/* The run-time model a block type builds from its default parameters
+ * (ports, sizes, states), for documentation. 0, or -1 with err set when a
+ * type has required parameters without defaults. Release with
+ * bsim_model_clear. */
+int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
+                                  bsim_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Runs                                                                */
+/* ------------------------------------------------------------------ */
+
+typedef enum { BSIM_SPACING_LINEAR = 0, BSIM_SPACING_LOG = 1 } bsim_spacing;
+
+/* Run settings: the diagram's <simulation>/<output> values unless set here.
+ * A field left at its "unset" value (negative number, NULL) keeps the
+ * diagram's. */
+typedef struct bsim_options {
+  double final_time;
+  double rtol;
+  double atol;
+  long samples;
+  int spacing; /* -1 = diagram's, else bsim_spacing */
+  const char *solver;
+  /* Chattering guard: the run stops (status 1) after more than
+   * max_events_per_instant events at one time instant, or after
+   * max_fast_restarts cold restarts in a row each closer to the previous
+   * than the engine's minimum step. */
+  long max_events_per_instant; /* default 1000 */
+  long max_fast_restarts;      /* default 100 */
+} bsim_options;
+
+void bsim_options_init(bsim_options *o);
+
+typedef struct bsim_sim bsim_sim;
+
+/* Flatten and compile: after this the system's size is known. */
+bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
+                          bsim_error *err);
+void bsim_sim_free(bsim_sim *s);
+
+typedef struct bsim_system_info {
+  int blocks;     /* leaf blocks after flattening */
+  int states;     /* differential unknowns */
+  int algebraic;  /* algebraic unknowns (torn loop signals, implicit states) */
+  int zero_crossings;
+  int links;
+} bsim_system_info;
+
+void bsim_sim_info(const bsim_sim *s, bsim_system_info *info);
+
+/* Run to the final time. Results are kept in the sim until freed. */
+int bsim_sim_run(bsim_sim *s, bsim_error *err);
+
+/* Results: the observed signals (one column per scalar; a vector signal x
+ * of size n gives columns x[1]..x[n]) at the sample times. */
+size_t bsim_result_rows(const bsim_sim *s);
+size_t bsim_result_cols(const bsim_sim *s); /* not counting time */
+const char *bsim_result_name(const bsim_sim *s, size_t col);
+const double *bsim_result_times(const bsim_sim *s);
+/* Row-major: value of column c at row r is data[r * cols + c]. */
+const double *bsim_result_data(const bsim_sim *s);
+
+/* Run statistics, as name/value pairs in kebab-case (steps,
+ * residual-evals, ...). Returns NULL past the end. */
+const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value);
+
+/* Sink records (CSCOPE, CMSCOPE, ...): one per sink block that recorded
+ * rows. Returns the block path, or NULL past the end; *data holds rows of
+ * (t, values), cols values each. */
+const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows,
+                           int *cols, const double **data);
+
+/* Write every record as DIR/<block path>.csv ("time,u1,...,un"), creating
+ * folders for superblock paths; each file written atomically. */
+int bsim_records_write_csv(const bsim_sim *s, const char *dir,
+                           bsim_error *err);
+
+/* Write the results as CSV (header "time,<names>", %.17g), atomically: to a
+ * temporary file renamed on success. path NULL = the FILE* out. */
+int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,
+                          bsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,210 @@
+/*
+ * Serving discrete activity between solver calls: calendar events with
+ * their activation trees (including blocks that inherit activation from
+ * their inputs), roots of zero-crossing surfaces, and mode updates. Nothing
+ * here touches the integrator: run.c decides between hot continuation and
+ * cold restart afterwards.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "scheduler/run.h"
+
+int bsim_run_fail(run_state *r, bsim_error *err) {
+  if (r->p->errs.fatal)
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->p->errs.err.message);
+  else
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->p->errs.last_recoverable);
+  return -1;
+}
+
+/* Evaluate every output at (t, y) outside the integrator. */
+int bsim_run_settle(run_state *r, bsim_error *err) {
+  bsim_plan_bind(r->p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  if (bsim_plan_outputs(r->p, 1) != BSIM_CB_OK)
+    return bsim_run_fail(r, err);
+  return 0;
+}
+
+/* Modes are chosen by flag 9 in the discrete phase only. */
+int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
+  bsim_plan *p = r->p;
+  int k = 0;
+  *changed = 0;
+  bsim_plan_bind(p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  for (int z = 0; z < p->nzc_blocks; z++) {
+    rt_block *rb = &p->blocks[p->zc_blocks[z]];
+    if (bsim_plan_call(p, p->zc_blocks[z], BSIM_FLAG_ZCROSS) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+    for (int m = 0; m < rb->b.nmode; m++, k++) {
+      if (r->modes[k] != rb->b.mode[m])
+        *changed = 1;
+      r->modes[k] = rb->b.mode[m];
+    }
+  }
+  return 0;
+}
+
+/* Flag 3 on one block: its output events go to the calendars. */
+int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
+  rt_block *rb = &r->p->blocks[i];
+  if (rb->b.nevout == 0)
+    return 0;
+  for (int k = 0; k < rb->b.nevout; k++)
+    rb->b.evout[k] = -1.0;
+  if (bsim_plan_call(r->p, i, BSIM_FLAG_EVENTS) != BSIM_CB_OK)
+    return bsim_run_fail(r, err);
+  for (int k = 0; k < rb->b.nevout; k++) {
+    if (!(rb->b.evout[k] >= 0))
+      continue;
+    bsim_calendar *c =
+        r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
+    if (bsim_calendar_push(c, r->t + rb->b.evout[k], i, k, r->seq++) != 0) {
+      bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Blocks without event inputs and dep_t are activated with their sources. */
+static void inherit(bsim_plan *p) {
+  for (int k = 0; k < p->nblocks; k++) {
+    int i = p->order[k];
+    if (!p->inherits[i] || p->blocks[i].b.nevprt)
+      continue;
+    for (int e = p->src_start[i]; e < p->src_start[i + 1]; e++)
+      if (p->blocks[p->src_block[e]].b.nevprt) {
+        p->blocks[i].b.nevprt = 1;
+        break;
+      }
+  }
+}
+
+/* Activated blocks in compiled order: outputs (1), output events (3),
+ * state updates (2). */
+static int activate(run_state *r, bsim_error *err) {
+  bsim_plan *p = r->p;
+  if (bsim_run_settle(r, err) != 0)
+    return -1;
+  inherit(p);
+  for (int k = 0; k < p->nblocks; k++) {
+    int i = p->order[k];
+    if (p->blocks[i].b.nevprt && p->blocks[i].b.nout &&
+        bsim_plan_call(p, i, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+  }
+  for (int k = 0; k < p->nblocks; k++) {
+    int i = p->order[k];
+    if (p->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0)
+      return -1;
+  }
+  for (int k = 0; k < p->nblocks; k++) {
+    int i = p->order[k];
+    if (!p->blocks[i].b.nevprt)
+      continue;
+    if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+    p->blocks[i].b.nevprt = 0;
+  }
+  if (p->errs.stop)
+    r->stopped = 1;
+  return bsim_run_settle(r, err);
+}
+
+/* The next event due at r->t from either calendar, in (time, seq) order. */
+static bsim_calendar *due(run_state *r, int only_hot) {
+  const bsim_event *c = only_hot ? NULL : bsim_calendar_peek(&r->crit);
+  const bsim_event *h = bsim_calendar_peek(&r->hot);
+  if (c && c->t > r->t)
+    c = NULL;
+  if (h && h->t > r->t)
+    h = NULL;
+  if (c && (!h || c->t < h->t || (c->t == h->t && c->seq < h->seq)))
+    return &r->crit;
+  return h ? &r->hot : NULL;
+}
+
+int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
+  const bsim_flat *f = r->s->flat;
+  int served = 0;
+  bsim_calendar *c;
+  while (!r->stopped && (c = due(r, only_hot)) != NULL) {
+    bsim_event ev;
+    bsim_calendar_pop(c, &ev);
+    for (int a = 0; a < f->nactivations; a++) {
+      const bsim_flat_link *l = &f->activations[a];
+      if (l->from_block == ev.block && l->from_port == ev.port)
+        r->p->blocks[l->to_block].b.nevprt |= 1 << l->to_port;
+    }
+    r->events++;
+    r->cause = f->blocks[ev.block].path;
+    if (++served > r->max_events) {
+      bsim_error_set(err, BSIM_ERR_SIM,
+                     "more than %ld events at t=%.17g, the last from block "
+                     "'%s': the diagram chatters (hint: look for an event "
+                     "loop with delay 0; the bound is --max-events)",
+                     r->max_events, r->t, f->blocks[ev.block].path);
+      return -1;
+    }
+    if (activate(r, err) != 0)
+      return -1;
+  }
+  return served;
+}
+
+/* After a root: the blocks whose surfaces fired get flags 3 and 2 with
+ * nevprt = -1, as in Xcos. */
+int bsim_run_serve_roots(run_state *r, bsim_error *err) {
+  bsim_plan *p = r->p;
+  const bsim_engine_type *et = r->s->engine;
+  if (et->roots_found(r->eng, p->jroot) != 0) {
+    bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
+                   et->last_error(r->eng));
+    return -1;
+  }
+  r->roots++;
+  if (bsim_run_settle(r, err) != 0)
+    return -1;
+  for (int z = 0; z < p->nzc_blocks; z++) {
+    int i = p->zc_blocks[z];
+    rt_block *rb = &p->blocks[i];
+    int fired = 0;
+    for (int k = 0; k < rb->b.ng; k++)
+      fired |= rb->b.jroot[k] != 0;
+    if (!fired)
+      continue;
+    r->cause = rb->b.path;
+    rb->b.nevprt = -1;
+    if (bsim_run_schedule(r, i, err) != 0)
+      return -1;
+    if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+    rb->b.nevprt = 0;
+  }
+  memset(p->jroot, 0, sizeof(int) * (size_t)p->ng);
+  if (p->errs.stop)
+    r->stopped = 1;
+  return bsim_run_settle(r, err);
+}
+
+void bsim_run_snapshot(run_state *r) {
+  memcpy(r->snap_y, r->y, sizeof(double) * (size_t)r->p->ny);
+  memcpy(r->snap_out, r->p->outbufs, sizeof(double) * r->p->noutbuf);
+  memcpy(r->snap_modes, r->modes, sizeof(int) * (size_t)r->p->nmodes);
+}
+
+/* Same states, same modes, same values of every signal the continuous part
+ * reads: the integrator's history is still valid. Exact comparison on
+ * purpose: any change, however small, is a discontinuity for the solver. */
+int bsim_run_unchanged(const run_state *r) {
+  const bsim_plan *p = r->p;
+  if (memcmp(r->snap_y, r->y, sizeof(double) * (size_t)p->ny) != 0 ||
+      memcmp(r->snap_modes, r->modes, sizeof(int) * (size_t)p->nmodes) != 0)
+    return 0;
+  for (size_t i = 0; i < p->noutbuf; i++)
+    if (p->relevant[i] && r->snap_out[i] != p->outbufs[i] &&
+        !(isnan(r->snap_out[i]) && isnan(p->outbufs[i])))
+      return 0;
+  return 1;
+}

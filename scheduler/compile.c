@@ -1,0 +1,527 @@
+/*
+ * Compile a flat diagram into a plan: buffers and pointers of every block,
+ * the order in which outputs are evaluated, the algebraic loops and the
+ * signals that tear them, and the layout of y = [x; w].
+ *
+ * Loops are the strongly connected components of the direct-feedthrough
+ * graph (Tarjan). Inside a component, the back edges of a depth-first search
+ * name the outputs to tear: removing them leaves the component acyclic, and
+ * each torn output becomes an algebraic unknown that IDA solves for, so an
+ * algebraic loop is an equation, not an error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/plan.h"
+
+typedef struct graph {
+  int n;
+  int *start; /* CSR: edges of node v are start[v] .. start[v+1]-1 */
+  int *dst;
+  int *port; /* global output-port index of the edge's source */
+} graph;
+
+static void *xcalloc(size_t n, size_t size) {
+  return calloc(n ? n : 1, size);
+}
+
+/* Direct-feedthrough edges: src -> dst when dst needs the input now. */
+static int graph_build(const bsim_flat *f, const int *portbase, graph *g) {
+  g->n = f->nblocks;
+  g->start = xcalloc((size_t)f->nblocks + 1, sizeof(int));
+  g->dst = xcalloc((size_t)f->nlinks, sizeof(int));
+  g->port = xcalloc((size_t)f->nlinks, sizeof(int));
+  if (!g->start || !g->dst || !g->port)
+    return -1;
+  for (int i = 0; i < f->nlinks; i++) {
+    const bsim_flat_link *l = &f->links[i];
+    if (f->blocks[l->to_block].model.dep_u[l->to_port])
+      g->start[l->from_block + 1]++;
+  }
+  for (int v = 0; v < g->n; v++)
+    g->start[v + 1] += g->start[v];
+  int *fill = xcalloc((size_t)g->n, sizeof(int));
+  if (!fill)
+    return -1;
+  for (int i = 0; i < f->nlinks; i++) {
+    const bsim_flat_link *l = &f->links[i];
+    if (!f->blocks[l->to_block].model.dep_u[l->to_port])
+      continue;
+    int e = g->start[l->from_block] + fill[l->from_block]++;
+    g->dst[e] = l->to_block;
+    g->port[e] = portbase[l->from_block] + l->from_port;
+  }
+  free(fill);
+  return 0;
+}
+
+static void graph_free(graph *g) {
+  free(g->start);
+  free(g->dst);
+  free(g->port);
+}
+
+/* Iterative Tarjan: comp[v] = component id, components numbered in reverse
+ * topological order (sinks first). Returns the number of components. */
+static int tarjan(const graph *g, int *comp) {
+  int n = g->n, ncomp = 0, counter = 0, sp = 0, cs = 0;
+  int *index = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *low = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *onstack = calloc((size_t)(n ? n : 1), sizeof(int));
+  int *stack = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *callv = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *calle = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!index || !low || !onstack || !stack || !callv || !calle) {
+    ncomp = -1;
+    goto done;
+  }
+  for (int v = 0; v < n; v++)
+    index[v] = -1;
+  for (int root = 0; root < n; root++) {
+    if (index[root] >= 0)
+      continue;
+    callv[0] = root;
+    calle[0] = g->start[root];
+    cs = 1;
+    index[root] = low[root] = counter++;
+    stack[sp++] = root;
+    onstack[root] = 1;
+    while (cs > 0) {
+      int v = callv[cs - 1];
+      if (calle[cs - 1] < g->start[v + 1]) {
+        int w = g->dst[calle[cs - 1]++];
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack[sp++] = w;
+          onstack[w] = 1;
+          callv[cs] = w;
+          calle[cs] = g->start[w];
+          cs++;
+        } else if (onstack[w] && index[w] < low[v]) {
+          low[v] = index[w];
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        int w;
+        do {
+          w = stack[--sp];
+          onstack[w] = 0;
+          comp[w] = ncomp;
+        } while (w != v);
+        ncomp++;
+      }
+      cs--;
+      if (cs > 0 && low[v] < low[callv[cs - 1]])
+        low[callv[cs - 1]] = low[v];
+    }
+  }
+done:
+  free(index);
+  free(low);
+  free(onstack);
+  free(stack);
+  free(callv);
+  free(calle);
+  return ncomp;
+}
+
+/*
+ * Order the blocks of one component: a depth-first search inside it marks
+ * the source port of every back edge as torn; the reverse post-order of the
+ * same search is then a valid evaluation order for the remaining edges.
+ */
+static void order_component(const graph *g, const int *comp, int c,
+                            const int *members, int nmem, char *torn,
+                            int *state, int *stackv, int *stacke, int *out) {
+  int nout = 0;
+  for (int m = 0; m < nmem; m++) {
+    int root = members[m];
+    if (state[root])
+      continue;
+    int sp = 0;
+    stackv[sp] = root;
+    stacke[sp++] = g->start[root];
+    state[root] = 1; /* on the search path */
+    while (sp > 0) {
+      int v = stackv[sp - 1];
+      if (stacke[sp - 1] < g->start[v + 1]) {
+        int e = stacke[sp - 1]++;
+        int w = g->dst[e];
+        if (comp[w] != c || torn[g->port[e]])
+          continue;
+        if (state[w] == 1)
+          torn[g->port[e]] = 1; /* back edge: tear the signal */
+        else if (state[w] == 0) {
+          state[w] = 1;
+          stackv[sp] = w;
+          stacke[sp++] = g->start[w];
+        }
+        continue;
+      }
+      state[v] = 2;
+      out[nout++] = v; /* post-order */
+      sp--;
+    }
+  }
+  for (int i = 0; i < nout / 2; i++) {
+    int tmp = out[i];
+    out[i] = out[nout - 1 - i];
+    out[nout - 1 - i] = tmp;
+  }
+}
+
+/* The evaluation order of all blocks; torn[] marks the ports that tear
+ * loops. */
+static int compute_order(const graph *g, int *order, char *torn) {
+  int n = g->n;
+  int *comp = xcalloc((size_t)n, sizeof(int));
+  int *state = xcalloc((size_t)n, sizeof(int));
+  int *sv = xcalloc((size_t)n, sizeof(int));
+  int *se = xcalloc((size_t)n, sizeof(int));
+  int *members = xcalloc((size_t)n, sizeof(int));
+  int *cstart = NULL, rc = -1;
+  if (!comp || !state || !sv || !se || !members)
+    goto done;
+  int ncomp = tarjan(g, comp);
+  if (ncomp < 0)
+    goto done;
+  /* bucket the blocks by component */
+  cstart = xcalloc((size_t)ncomp + 1, sizeof(int));
+  if (!cstart)
+    goto done;
+  for (int v = 0; v < n; v++)
+    cstart[comp[v] + 1]++;
+  for (int c = 0; c < ncomp; c++)
+    cstart[c + 1] += cstart[c];
+  {
+    int *fill = xcalloc((size_t)ncomp, sizeof(int));
+    if (!fill)
+      goto done;
+    for (int v = 0; v < n; v++)
+      members[cstart[comp[v]] + fill[comp[v]]++] = v;
+    free(fill);
+  }
+  /* Tarjan numbers sinks first: walk components backwards for sources
+   * first. */
+  int pos = 0;
+  for (int c = ncomp - 1; c >= 0; c--) {
+    int nmem = cstart[c + 1] - cstart[c];
+    order_component(g, comp, c, members + cstart[c], nmem, torn, state, sv,
+                    se, order + pos);
+    pos += nmem;
+  }
+  rc = 0;
+done:
+  free(comp);
+  free(state);
+  free(sv);
+  free(se);
+  free(members);
+  free(cstart);
+  return rc;
+}
+
+static int model_size(int rows, int cols) {
+  return rows * cols;
+}
+
+/* Pointers, sizes and private memory of one block. */
+static int setup_block(bsim_plan *p, int i, double **outbuf) {
+  rt_block *rb = &p->blocks[i];
+  const bsim_flat_block *fb = &p->flat->blocks[i];
+  const bsim_model *m = &fb->model;
+  bsim_block *b = &rb->b;
+  const bsim_block_type *t = fb->type;
+  if (m->sim) {
+    t = bsim_block_type_find(m->sim);
+    if (!t)
+      return -1;
+  }
+  rb->fn = t->fn;
+  rb->fb = fb;
+  rb->xoff = rb->goff = -1;
+  b->path = fb->path;
+  b->ctx_ = &p->errs;
+  b->nin = m->nin;
+  b->nout = m->nout;
+  b->nopar = m->nopar;
+  rb->sizes = xcalloc((size_t)(2 * (m->nin + m->nout + m->nopar)), sizeof(int));
+  b->inptr = xcalloc((size_t)m->nin, sizeof(double *));
+  b->outptr = xcalloc((size_t)m->nout, sizeof(double *));
+  b->oparptr = xcalloc((size_t)m->nopar, sizeof(double *));
+  if (!rb->sizes || !b->inptr || !b->outptr || !b->oparptr)
+    return -1;
+  int *insz = rb->sizes, *outsz = insz + 2 * m->nin,
+      *oparsz = outsz + 2 * m->nout;
+  for (int k = 0; k < m->nin; k++) {
+    insz[k] = m->in[k];
+    insz[m->nin + k] = m->in2[k];
+  }
+  for (int k = 0; k < m->nout; k++) {
+    outsz[k] = m->out[k];
+    outsz[m->nout + k] = m->out2[k];
+    b->outptr[k] = *outbuf;
+    *outbuf += model_size(m->out[k], m->out2[k]);
+  }
+  for (int k = 0; k < m->nopar; k++) {
+    oparsz[k] = m->opar[k].rows;
+    oparsz[m->nopar + k] = m->opar[k].cols;
+    b->oparptr[k] = m->opar[k].v;
+  }
+  b->insz = insz;
+  b->outsz = outsz;
+  b->oparsz = oparsz;
+  b->nx = m->nx;
+  b->nz = m->nz;
+  if (m->nz) {
+    b->z = xcalloc((size_t)m->nz, sizeof(double));
+    if (!b->z)
+      return -1;
+    memcpy(b->z, m->z0, sizeof(double) * (size_t)m->nz);
+  }
+  b->nrpar = m->nrpar;
+  b->rpar = m->rpar;
+  b->nipar = m->nipar;
+  b->ipar = m->ipar;
+  b->ng = m->ng;
+  b->nmode = m->nmode;
+  if (m->nmode) {
+    b->mode = xcalloc((size_t)m->nmode, sizeof(int));
+    if (!b->mode)
+      return -1;
+  }
+  b->nevout = m->nevout;
+  if (m->nevout) {
+    b->evout = xcalloc((size_t)m->nevout, sizeof(double));
+    if (!b->evout)
+      return -1;
+  }
+  b->work = &rb->work;
+  return 0;
+}
+
+/* Which blocks' outputs can move while the integrator runs: those with
+ * states or time dependence, and those without event inputs that read such
+ * an output or a torn loop signal. The others are settled at start and at events only. */
+static void mark_active(bsim_plan *p, const char *torn, const int *portbase) {
+  const bsim_flat *f = p->flat;
+  for (int i = 0; i < p->nblocks; i++) {
+    const bsim_model *m = &f->blocks[i].model;
+    p->blocks[i].active = m->dep_t || m->nx > 0;
+  }
+  /* a torn signal is an unknown the solver moves */
+  for (int l = 0; l < f->nlinks; l++) {
+    const bsim_flat_link *ln = &f->links[l];
+    if (torn[portbase[ln->from_block] + ln->from_port] &&
+        f->blocks[ln->to_block].model.nevin == 0)
+      p->blocks[ln->to_block].active = 1;
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int l = 0; l < f->nlinks; l++) {
+      const bsim_flat_link *ln = &f->links[l];
+      rt_block *dst = &p->blocks[ln->to_block];
+      if (!dst->active && p->blocks[ln->from_block].active &&
+          f->blocks[ln->to_block].model.nevin == 0) {
+        dst->active = 1;
+        changed = 1;
+      }
+    }
+  }
+}
+
+/* Give every differential state and torn signal its place in y. */
+static int layout(bsim_plan *p, const char *torn, const int *portbase) {
+  const bsim_flat *f = p->flat;
+  int off = 0;
+  for (int i = 0; i < p->nblocks; i++) {
+    if (f->blocks[i].model.nx > 0) {
+      p->blocks[i].xoff = off;
+      off += f->blocks[i].model.nx;
+    }
+  }
+  p->nx = off;
+  for (int i = 0; i < p->nblocks; i++)
+    for (int k = 0; k < f->blocks[i].model.nout; k++)
+      if (torn[portbase[i] + k])
+        p->ntorn++;
+  p->torn = xcalloc((size_t)p->ntorn, sizeof(rt_torn));
+  if (!p->torn)
+    return -1;
+  int t = 0;
+  for (int i = 0; i < p->nblocks; i++) {
+    const bsim_model *m = &f->blocks[i].model;
+    for (int k = 0; k < m->nout; k++) {
+      if (!torn[portbase[i] + k])
+        continue;
+      rt_torn *tw = &p->torn[t++];
+      tw->block = i;
+      tw->port = k;
+      tw->n = model_size(m->out[k], m->out2[k]);
+      tw->yoff = off;
+      off += tw->n;
+      tw->w = xcalloc((size_t)tw->n, sizeof(double));
+      if (!tw->w)
+        return -1;
+    }
+  }
+  p->nw = off - p->nx;
+  /* An engine needs at least one unknown (to step and to find roots of a
+   * diagram without states): pad with y' = 0. */
+  p->dummy = off == 0;
+  p->ny = off + p->dummy;
+  p->id = xcalloc((size_t)p->ny, sizeof(double));
+  if (!p->id)
+    return -1;
+  for (int i = 0; i < p->nx + p->dummy; i++)
+    p->id[i] = 1.0;
+  return 0;
+}
+
+/* Inputs point at their source's output, or at the torn copy w. */
+static void connect_inputs(bsim_plan *p) {
+  const bsim_flat *f = p->flat;
+  for (int l = 0; l < f->nlinks; l++) {
+    const bsim_flat_link *ln = &f->links[l];
+    double *src = p->blocks[ln->from_block].b.outptr[ln->from_port];
+    for (int t = 0; t < p->ntorn; t++)
+      if (p->torn[t].block == ln->from_block &&
+          p->torn[t].port == ln->from_port)
+        src = p->torn[t].w;
+    p->blocks[ln->to_block].b.inptr[ln->to_port] = src;
+  }
+}
+
+static int index_lists(bsim_plan *p) {
+  p->active_order = xcalloc((size_t)p->nblocks, sizeof(int));
+  p->state_blocks = xcalloc((size_t)p->nblocks, sizeof(int));
+  p->zc_blocks = xcalloc((size_t)p->nblocks, sizeof(int));
+  if (!p->active_order || !p->state_blocks || !p->zc_blocks)
+    return -1;
+  int ns = 0;
+  for (int k = 0; k < p->nblocks; k++) {
+    int i = p->order[k];
+    rt_block *rb = &p->blocks[i];
+    if (rb->active && rb->b.nout > 0)
+      p->active_order[p->nactive++] = i;
+    if (rb->b.nx > 0)
+      p->state_blocks[ns++] = i;
+    if (rb->b.ng > 0 || rb->b.nmode > 0) {
+      p->zc_blocks[p->nzc_blocks++] = i;
+      if (rb->b.ng > 0) {
+        rb->goff = p->ng;
+        p->ng += rb->b.ng;
+      }
+    }
+  }
+  p->nstate_blocks = ns;
+  p->gbuf = xcalloc((size_t)p->ng, sizeof(double));
+  p->jroot = xcalloc((size_t)p->ng, sizeof(int));
+  if (!p->gbuf || !p->jroot)
+    return -1;
+  for (int k = 0; k < p->nzc_blocks; k++) {
+    rt_block *rb = &p->blocks[p->zc_blocks[k]];
+    if (rb->goff >= 0) {
+      rb->b.g = p->gbuf + rb->goff;
+      rb->b.jroot = p->jroot + rb->goff;
+    }
+  }
+  return 0;
+}
+
+bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
+  bsim_plan *p = calloc(1, sizeof *p);
+  int *portbase = xcalloc((size_t)flat->nblocks + 1, sizeof(int));
+  char *torn = NULL;
+  graph g = {0};
+  if (!p || !portbase)
+    goto nomem;
+  p->flat = flat;
+  p->nblocks = flat->nblocks;
+  size_t nbuf = 0;
+  for (int i = 0; i < flat->nblocks; i++) {
+    const bsim_model *m = &flat->blocks[i].model;
+    portbase[i + 1] = portbase[i] + m->nout;
+    for (int k = 0; k < m->nout; k++)
+      nbuf += (size_t)model_size(m->out[k], m->out2[k]);
+  }
+  p->blocks = xcalloc((size_t)flat->nblocks, sizeof(rt_block));
+  p->outbufs = xcalloc(nbuf, sizeof(double));
+  p->noutbuf = nbuf;
+  p->order = xcalloc((size_t)flat->nblocks, sizeof(int));
+  torn = xcalloc((size_t)portbase[flat->nblocks], 1);
+  if (!p->blocks || !p->outbufs || !p->order || !torn)
+    goto nomem;
+  double *outbuf = p->outbufs;
+  for (int i = 0; i < flat->nblocks; i++) {
+    if (setup_block(p, i, &outbuf) != 0) {
+      if (!p->blocks[i].fn && flat->blocks[i].model.sim) {
+        bsim_error_set(err, BSIM_ERR_INPUT,
+                       "block '%s': simulation function '%s' is not in the "
+                       "block library (hint: `blocksim blocks` lists it)",
+                       flat->blocks[i].path, flat->blocks[i].model.sim);
+        goto fail;
+      }
+      goto nomem;
+    }
+  }
+  if (graph_build(flat, portbase, &g) != 0 ||
+      compute_order(&g, p->order, torn) != 0)
+    goto nomem;
+  mark_active(p, torn, portbase);
+  if (layout(p, torn, portbase) != 0)
+    goto nomem;
+  connect_inputs(p);
+  if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0)
+    goto nomem;
+  graph_free(&g);
+  free(portbase);
+  free(torn);
+  return p;
+nomem:
+  bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while compiling");
+fail:
+  graph_free(&g);
+  free(portbase);
+  free(torn);
+  bsim_plan_free(p);
+  return NULL;
+}
+
+void bsim_plan_free(bsim_plan *p) {
+  if (!p)
+    return;
+  for (int i = 0; p->blocks && i < p->nblocks; i++) {
+    rt_block *rb = &p->blocks[i];
+    free(rb->sizes);
+    free(rb->b.inptr);
+    free(rb->b.outptr);
+    free(rb->b.oparptr);
+    free(rb->b.z);
+    free(rb->b.mode);
+    free(rb->b.evout);
+    free(rb->rec);
+  }
+  for (int t = 0; p->torn && t < p->ntorn; t++)
+    free(p->torn[t].w);
+  free(p->torn);
+  free(p->blocks);
+  free(p->order);
+  free(p->active_order);
+  free(p->state_blocks);
+  free(p->zc_blocks);
+  free(p->id);
+  free(p->gbuf);
+  free(p->jroot);
+  free(p->outbufs);
+  free(p->src_start);
+  free(p->src_block);
+  free(p->dst_start);
+  free(p->dst_block);
+  free(p->inherits);
+  free(p->evbase);
+  free(p->evcrit);
+  free(p->relevant);
+  free(p);
+}

@@ -1,0 +1,142 @@
+/*
+ * Evaluating the compiled diagram: the residual F(t, y, y') handed to the
+ * engine, the zero-crossing surfaces, and the block calls with their error
+ * reporting. This is the hot path: no allocation, no copies of states (block
+ * x / xd / res point straight into the engine's vectors).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scheduler/plan.h"
+#include "solvers/engine.h"
+
+static bsim_run_errors *errors_of(bsim_block *blk) {
+  return (bsim_run_errors *)blk->ctx_;
+}
+
+void bsim_block_error(bsim_block *blk, const char *fmt, ...) {
+  bsim_run_errors *e = errors_of(blk);
+  char what[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  const rt_block *rb = (const rt_block *)blk; /* b is rt_block's first member */
+  e->fatal = 1;
+  bsim_error_set(&e->err, BSIM_ERR_SIM, "block '%s' (%s) at t=%.17g: %s",
+                 blk->path, rb->fb->type->name, blk->t, what);
+}
+
+void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...) {
+  bsim_run_errors *e = errors_of(blk);
+  va_list ap;
+  va_start(ap, fmt);
+  int n = snprintf(e->last_recoverable, sizeof e->last_recoverable,
+                   "block '%s' at t=%.17g: ", blk->path, blk->t);
+  if (n > 0 && (size_t)n < sizeof e->last_recoverable)
+    vsnprintf(e->last_recoverable + n, sizeof e->last_recoverable - (size_t)n,
+              fmt, ap);
+  va_end(ap);
+  e->recoverable = 1;
+}
+
+void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
+                    double *res, int phase) {
+  for (int i = 0; i < p->nblocks; i++) {
+    p->blocks[i].b.t = t;
+    p->blocks[i].b.phase = phase;
+  }
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    rt_block *rb = &p->blocks[p->state_blocks[k]];
+    /* the engine's vectors are read-only to us except through res; blocks
+     * write only xd/res, never x, inside a residual */
+    rb->b.x = (double *)y + rb->xoff;
+    if (rb->fb->model.implicit) {
+      rb->b.xd = (double *)yp + rb->xoff;
+      rb->b.res = res ? res + rb->xoff : NULL;
+    } else {
+      rb->b.xd = res ? res + rb->xoff : NULL;
+      rb->b.res = NULL;
+    }
+  }
+  for (int t2 = 0; t2 < p->ntorn; t2++)
+    memcpy(p->torn[t2].w, y + p->torn[t2].yoff,
+           sizeof(double) * (size_t)p->torn[t2].n);
+}
+
+int bsim_plan_call(bsim_plan *p, int blk, int flag) {
+  rt_block *rb = &p->blocks[blk];
+  rb->fn(&rb->b, flag);
+  if (p->errs.fatal)
+    return BSIM_CB_FATAL;
+  if (p->errs.recoverable)
+    return BSIM_CB_RECOVERABLE;
+  return BSIM_CB_OK;
+}
+
+int bsim_plan_outputs(bsim_plan *p, int all) {
+  const int *list = all ? p->order : p->active_order;
+  int n = all ? p->nblocks : p->nactive;
+  for (int k = 0; k < n; k++) {
+    if (p->blocks[list[k]].b.nout == 0)
+      continue;
+    int rc = bsim_plan_call(p, list[k], BSIM_FLAG_OUTPUTS);
+    if (rc != BSIM_CB_OK)
+      return rc;
+  }
+  return BSIM_CB_OK;
+}
+
+int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
+                       void *user) {
+  bsim_plan *p = user;
+  p->errs.recoverable = 0;
+  bsim_plan_bind(p, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_plan_outputs(p, 0);
+  if (rc != BSIM_CB_OK)
+    return rc;
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
+    if (rc != BSIM_CB_OK)
+      return rc;
+  }
+  /* explicit blocks gave f in res: F_x = x' - f */
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    rt_block *rb = &p->blocks[p->state_blocks[k]];
+    if (rb->fb->model.implicit)
+      continue;
+    for (int i = rb->xoff; i < rb->xoff + rb->b.nx; i++)
+      res[i] = yp[i] - res[i];
+  }
+  if (p->dummy)
+    res[0] = yp[0];
+  /* F_w = w - h(w) */
+  for (int t2 = 0; t2 < p->ntorn; t2++) {
+    const rt_torn *tw = &p->torn[t2];
+    const double *h = p->blocks[tw->block].b.outptr[tw->port];
+    for (int i = 0; i < tw->n; i++)
+      res[tw->yoff + i] = tw->w[i] - h[i];
+  }
+  return BSIM_CB_OK;
+}
+
+int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
+                    void *user) {
+  bsim_plan *p = user;
+  p->errs.recoverable = 0;
+  bsim_plan_bind(p, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_plan_outputs(p, 0);
+  if (rc != BSIM_CB_OK)
+    return rc;
+  for (int k = 0; k < p->nzc_blocks; k++) {
+    int i = p->zc_blocks[k];
+    if (p->blocks[i].b.ng == 0)
+      continue;
+    rc = bsim_plan_call(p, i, BSIM_FLAG_ZCROSS);
+    if (rc != BSIM_CB_OK)
+      return rc;
+  }
+  memcpy(g, p->gbuf, sizeof(double) * (size_t)p->ng);
+  return BSIM_CB_OK;
+}

@@ -1,0 +1,101 @@
+/*
+ * The compiled plan: what the scheduler needs to evaluate a flat diagram as
+ * one implicit system. Built once by bsim_plan_create (compile.c), used by
+ * the residual (eval.c) and the hybrid loop (run.c).
+ */
+#ifndef BSIM_PLAN_H
+#define BSIM_PLAN_H
+
+#include "blocksim/blocksim.h"
+#include "diagrams/flat.h"
+
+/* Failure state shared by all blocks of one run (bsim_block.ctx_). */
+typedef struct bsim_run_errors {
+  int fatal;       /* a block reported a fatal error */
+  int recoverable; /* a block asked the integrator to retry */
+  int stop;        /* a block asked to end the run (END_c, HALT_f) */
+  bsim_error err;  /* the first fatal message */
+  char last_recoverable[512];
+} bsim_run_errors;
+
+typedef struct rt_block {
+  bsim_block b; /* the view passed to the block's function */
+  void (*fn)(bsim_block *blk, int flag);
+  const bsim_flat_block *fb;
+  int xoff;     /* offset of the block's states in y, -1 if none */
+  int goff;     /* offset of its surfaces in the global g, -1 if none */
+  int active;   /* outputs may change while the integrator runs */
+  int *sizes;   /* storage for insz / outsz / oparsz */
+  void *work;   /* the block's own pointer (b.work points here) */
+  /* what a sink recorded: rows of (t, values), rec_cols values each */
+  double *rec;
+  size_t rec_rows, rec_cap;
+  int rec_cols;
+} rt_block;
+
+/* A signal that closes an algebraic loop: consumers read w (a copy of
+ * y[yoff..]), the producer writes h into its own buffer, F_w = w - h. */
+typedef struct rt_torn {
+  int block, port;
+  int yoff, n;
+  double *w;
+} rt_torn;
+
+typedef struct bsim_plan {
+  const bsim_flat *flat;
+  rt_block *blocks;
+  int nblocks;
+  int *order; /* every block, outputs before their direct-feedthrough users */
+  int *active_order; /* the blocks in `order` whose outputs can change
+                        during integration, same order */
+  int nactive;
+  int *state_blocks; /* blocks with nx > 0, for flag 0 */
+  int nstate_blocks;
+  int *zc_blocks; /* blocks with ng > 0 or nmode > 0 */
+  int nzc_blocks;
+  rt_torn *torn;
+  int ntorn;
+  int nx; /* differential unknowns */
+  int nw; /* torn loop signals */
+  int dummy; /* 1 when there is nothing to integrate: y = [0], F = y' */
+  int ny;    /* nx + nw + dummy */
+  int ng;
+  double *id; /* ny entries */
+  double *gbuf; /* ng entries, where blocks write surfaces */
+  int *jroot;   /* ng entries */
+  double *outbufs; /* all output buffers, one allocation */
+  size_t noutbuf; /* doubles in outbufs */
+
+  /* Events (critical.c) */
+  int *src_start, *src_block; /* data sources of each block (CSR) */
+  int *dst_start, *dst_block; /* data consumers of each block (CSR) */
+  char *inherits; /* no event input, no dep_t: activated with its sources */
+  int *evbase;    /* index of block b's first event output in evcrit */
+  char *evcrit;   /* event output whose activation reaches the continuous
+                     part: served by stopping the integrator */
+  char *relevant; /* per outbufs entry: read, directly or not, by the
+                     continuous part (compared to downgrade a restart) */
+  int nmodes;
+
+  bsim_run_errors errs;
+} bsim_plan;
+
+/* Activation inheritance and event criticality (critical.c); called by
+ * bsim_plan_create. 0, or -1 out of memory. */
+int bsim_plan_analyze_events(bsim_plan *p);
+
+bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err);
+void bsim_plan_free(bsim_plan *p);
+
+/* Evaluation (eval.c). All return BSIM_CB_OK / _RECOVERABLE / _FATAL, the
+ * engine's callback convention. */
+void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
+                    double *res, int phase);
+int bsim_plan_call(bsim_plan *p, int blk, int flag);
+int bsim_plan_outputs(bsim_plan *p, int all);
+int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
+                       void *user);
+int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
+                    void *user);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * The hybrid loop: integrate towards the next sample, the next hot event or
+ * the next critical event (the engine's stop time), whichever comes first.
+ * Hot events are served from the engine's interpolation without touching
+ * it; critical events and roots stop it, are served, and restart it cold —
+ * unless nothing the continuous part sees has changed, in which case the
+ * restart is downgraded to a hot continuation. Sample values come from the
+ * engine's interpolation (IDA_NORMAL), never from forced small steps.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scheduler/run.h"
+
+/* Bound on cold restarts while modes keep changing at one instant. */
+enum { MAX_MODE_ITERATIONS = 20 };
+static const long default_max_events = 1000, default_max_fast_restarts = 100;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Torn signals start from what the loop computes from the current guess:
+ * a few fixed-point passes give IDACalcIC a good starting point. */
+static int init_torn(run_state *r, bsim_error *err) {
+  for (int pass = 0; pass < 3; pass++) {
+    if (bsim_run_settle(r, err) != 0)
+      return -1;
+    for (int t = 0; t < r->p->ntorn; t++) {
+      const rt_torn *tw = &r->p->torn[t];
+      memcpy(r->y + tw->yoff, r->p->blocks[tw->block].b.outptr[tw->port],
+             sizeof(double) * (size_t)tw->n);
+    }
+  }
+  return bsim_run_settle(r, err);
+}
+
+/* y' guess: f for explicit states (the residual at y' = 0 is -f). */
+static int guess_yp(run_state *r, bsim_error *err) {
+  memset(r->yp, 0, sizeof(double) * (size_t)r->p->ny);
+  int rc = bsim_plan_residual(r->t, r->y, r->yp, r->res, r->p);
+  if (rc == BSIM_CB_FATAL)
+    return bsim_run_fail(r, err);
+  for (int i = 0; i < r->p->nx; i++)
+    r->yp[i] = rc == BSIM_CB_OK ? -r->res[i] : 0.0;
+  return 0;
+}
+
+/* Restarts closer together than this are "at the same time" for the
+ * chattering guard: below it the engine cannot take a step anyway. */
+static double min_span(const run_state *r) {
+  return fmax(1e-10 * fabs(r->s->tf - r->s->t0), 100 * DBL_EPSILON * fabs(r->t));
+}
+
+static int chatter_guard(run_state *r, bsim_error *err) {
+  if (r->cold_restarts > 0 && r->t - r->last_restart_t < min_span(r))
+    r->fast_restarts++;
+  else
+    r->fast_restarts = 0;
+  r->last_restart_t = r->t;
+  if (r->fast_restarts < r->max_fast_restarts)
+    return 0;
+  bsim_error_set(err, BSIM_ERR_SIM,
+                 "the diagram chatters: %ld cold restarts in a row closer "
+                 "than %.3g s at t=%.17g, the last caused by block '%s' "
+                 "(Zeno behaviour? hint: add hysteresis or a minimum delay; "
+                 "the bound is --max-restarts)",
+                 r->fast_restarts, min_span(r), r->t,
+                 r->cause ? r->cause : "?");
+  return -1;
+}
+
+static double horizon(const run_state *r) {
+  double h = r->next_sample < r->s->nrows ? r->s->times[r->next_sample]
+                                          : r->s->tf;
+  return fmin(h, fmin(bsim_calendar_next(&r->crit), bsim_calendar_next(&r->hot)));
+}
+
+/* Cold restart: the engine forgets its history and recomputes consistent
+ * y, y' at t; repeated while modes change. */
+static int cold_restart(run_state *r, bsim_error *err) {
+  const bsim_engine_type *et = r->s->engine;
+  for (int it = 0;; it++) {
+    if (chatter_guard(r, err) != 0 || guess_yp(r, err) != 0)
+      return -1;
+    if (r->eng) {
+      if (et->reinit(r->eng, r->t, r->y, r->yp) != 0) {
+        bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
+                       et->last_error(r->eng));
+        return -1;
+      }
+    } else {
+      bsim_problem prob = {r->p->ny, r->p->id, r->p->ng, NULL,
+                           bsim_plan_residual, bsim_plan_roots, r->p};
+      bsim_engine_settings set = {r->s->rtol, r->s->atol, NULL, NULL, 0};
+      char msg[1024] = "";
+      r->eng = et->create(&prob, &set, r->t, r->y, r->yp, msg, sizeof msg);
+      if (!r->eng) {
+        bsim_error_set(err, BSIM_ERR_INPUT, "%s: solver '%s': %s",
+                       r->s->flat->file, et->name, msg);
+        return -1;
+      }
+    }
+    r->cold_restarts++;
+    double h = horizon(r);
+    double tout1 = h > r->t ? h : r->s->tf;
+    if (et->calc_ic(r->eng, tout1, r->y, r->yp) != 0) {
+      if (r->p->errs.fatal)
+        return bsim_run_fail(r, err);
+      bsim_error_set(err, BSIM_ERR_SIM,
+                     "no consistent initial values at t=%.17g: %s (hint: "
+                     "check that every algebraic loop has a solution, e.g. "
+                     "no loop gain of exactly 1)",
+                     r->t, et->last_error(r->eng));
+      return -1;
+    }
+    if (bsim_run_settle(r, err) != 0)
+      return -1;
+    int changed = 0;
+    if (r->p->nmodes == 0)
+      return 0;
+    if (bsim_run_update_modes(r, &changed, err) != 0)
+      return -1;
+    if (!changed)
+      return 0;
+    if (it + 1 >= MAX_MODE_ITERATIONS) {
+      bsim_error_set(err, BSIM_ERR_SIM,
+                     "modes do not settle at t=%.17g after %d restarts "
+                     "(sliding mode?); last event from block '%s' (hint: "
+                     "add hysteresis, or set zero-crossing=0 on the block)",
+                     r->t, MAX_MODE_ITERATIONS, r->cause ? r->cause : "?");
+      return -1;
+    }
+  }
+}
+
+/* After events or roots served at a stop: restart cold, or continue hot if
+ * nothing the continuous part sees has changed. */
+static int after_discrete(run_state *r, bsim_error *err) {
+  int changed = 0;
+  if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0)
+    return -1;
+  if (bsim_run_unchanged(r)) {
+    r->downgrades++;
+    return 0;
+  }
+  return cold_restart(r, err);
+}
+
+static void record_sample(run_state *r) {
+  bsim_sim *s = r->s;
+  double *row = s->data + s->filled * s->ncols;
+  for (size_t c = 0; c < s->ncols; c++)
+    row[c] = *s->sources[c];
+  s->filled++;
+  r->next_sample++;
+}
+
+/* Record samples due at r->t from the current solution. */
+static int record_due(run_state *r, bsim_error *err) {
+  const double eps = 1e-12 * fmax(1.0, fabs(r->s->tf));
+  while (r->next_sample < r->s->nrows &&
+         r->s->times[r->next_sample] <= r->t + eps) {
+    bsim_plan_bind(r->p, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
+    if (bsim_plan_outputs(r->p, 0) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+    record_sample(r);
+  }
+  return 0;
+}
+
+static int push_firings(run_state *r, bsim_error *err) {
+  const bsim_flat *f = r->s->flat;
+  for (int i = 0; i < r->p->nblocks; i++) {
+    const bsim_model *m = &f->blocks[i].model;
+    for (int k = 0; k < m->nevout; k++) {
+      if (!m->firing || !(m->firing[k] >= 0))
+        continue;
+      bsim_calendar *c = r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
+      if (bsim_calendar_push(c, m->firing[k], i, k, r->seq++) != 0) {
+        bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int start(run_state *r, bsim_error *err) {
+  bsim_plan *p = r->p;
+  const bsim_flat *f = r->s->flat;
+  for (int i = 0; i < p->nblocks; i++) {
+    rt_block *rb = &p->blocks[i];
+    if (rb->xoff >= 0)
+      memcpy(r->y + rb->xoff, f->blocks[i].model.x0,
+             sizeof(double) * (size_t)rb->b.nx);
+    if (rb->b.nz)
+      memcpy(rb->b.z, f->blocks[i].model.z0, sizeof(double) * (size_t)rb->b.nz);
+    rb->rec_rows = 0;
+    rb->rec_cols = 0;
+    rb->b.nevprt = 0;
+  }
+  if (push_firings(r, err) != 0)
+    return -1;
+  bsim_plan_bind(p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  for (int k = 0; k < p->nblocks; k++)
+    if (bsim_plan_call(p, p->order[k], BSIM_FLAG_INIT) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+  for (int k = 0; k < p->nblocks; k++)
+    if (bsim_plan_call(p, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+  if (init_torn(r, err) != 0)
+    return -1;
+  int changed;
+  if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0)
+    return -1;
+  if (bsim_run_serve_events(r, 0, err) < 0)
+    return -1;
+  return cold_restart(r, err);
+}
+
+/* One call of the engine towards the next time of interest. */
+static int step(run_state *r, bsim_error *err) {
+  const bsim_engine_type *et = r->s->engine;
+  double tout = r->s->times[r->next_sample];
+  double tcrit = bsim_calendar_next(&r->crit), thot = bsim_calendar_next(&r->hot);
+  double target = fmin(tout, fmin(tcrit, thot));
+  et->set_stop_time(r->eng, tcrit <= r->s->tf ? tcrit : r->t);
+  bsim_adv_status st = BSIM_ADV_OK;
+  double tret = target;
+  if (target - r->t > 4 * DBL_EPSILON * fmax(1.0, fabs(r->t)))
+    st = et->advance(r->eng, target, &tret, r->y, r->yp);
+  else if (target == tcrit)
+    st = BSIM_ADV_TSTOP;
+  if (st == BSIM_ADV_OK && tret == tcrit)
+    st = BSIM_ADV_TSTOP;
+  if (st == BSIM_ADV_ERROR) {
+    if (r->p->errs.fatal)
+      return bsim_run_fail(r, err);
+    bsim_error_set(err, BSIM_ERR_SIM, "%s%s%s", et->last_error(r->eng),
+                   r->p->errs.last_recoverable[0] ? "; last block failure: "
+                                                  : "",
+                   r->p->errs.last_recoverable);
+    return -1;
+  }
+  r->t = tret;
+  if (record_due(r, err) != 0)
+    return -1;
+  if (st == BSIM_ADV_OK) {
+    /* hot events: the integrator runs on, values are its interpolation */
+    int n = bsim_run_serve_events(r, 1, err);
+    if (n < 0)
+      return -1;
+    r->hot_continues += n > 0;
+    return 0;
+  }
+  /* samples at the event's time show the value just before it */
+  bsim_run_snapshot(r);
+  if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0)
+    return -1;
+  if (bsim_run_serve_events(r, 0, err) < 0)
+    return -1;
+  if (r->stopped)
+    return 0;
+  return after_discrete(r, err);
+}
+
+static void finish_stats(run_state *r, double wall) {
+  bsim_sim *s = r->s;
+  bsim_engine_stats st = {0};
+  if (r->eng)
+    s->engine->stats(r->eng, &st);
+  const struct {
+    const char *name;
+    double v;
+  } rows[] = {
+      {"steps", (double)st.steps},
+      {"residual-evals", (double)st.residual_evals},
+      {"jacobian-evals", (double)st.jacobian_evals},
+      {"nonlinear-iterations", (double)st.nonlinear_iterations},
+      {"error-test-failures", (double)st.error_test_failures},
+      {"events", (double)r->events},
+      {"roots", (double)r->roots},
+      {"hot-continues", (double)r->hot_continues},
+      {"cold-restarts", (double)r->cold_restarts},
+      {"downgrades", (double)r->downgrades},
+      {"wall-seconds", wall},
+  };
+  s->nstats = 0;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    s->stat_names[s->nstats] = rows[i].name;
+    s->stat_values[s->nstats++] = rows[i].v;
+  }
+}
+
+static int alloc_state(run_state *r) {
+  size_t ny = (size_t)r->p->ny, nm = (size_t)(r->p->nmodes ? r->p->nmodes : 1);
+  r->y = calloc(ny, sizeof(double));
+  r->yp = calloc(ny, sizeof(double));
+  r->res = calloc(ny, sizeof(double));
+  r->snap_y = calloc(ny, sizeof(double));
+  r->snap_out = calloc(r->p->noutbuf ? r->p->noutbuf : 1, sizeof(double));
+  r->modes = calloc(nm, sizeof(int));
+  r->snap_modes = calloc(nm, sizeof(int));
+  return r->y && r->yp && r->res && r->snap_y && r->snap_out && r->modes &&
+                 r->snap_modes
+             ? 0
+             : -1;
+}
+
+static void free_state(run_state *r) {
+  if (r->eng)
+    r->s->engine->free(r->eng);
+  bsim_calendar_clear(&r->crit);
+  bsim_calendar_clear(&r->hot);
+  free(r->y);
+  free(r->yp);
+  free(r->res);
+  free(r->snap_y);
+  free(r->snap_out);
+  free(r->modes);
+  free(r->snap_modes);
+}
+
+int bsim_run_loop(bsim_sim *s, bsim_error *err) {
+  double t_start = now_seconds();
+  run_state r;
+  memset(&r, 0, sizeof r);
+  r.s = s;
+  r.p = s->plan;
+  r.t = s->t0;
+  r.max_events = s->max_events > 0 ? s->max_events : default_max_events;
+  r.max_fast_restarts =
+      s->max_fast_restarts > 0 ? s->max_fast_restarts : default_max_fast_restarts;
+  bsim_calendar_init(&r.crit);
+  bsim_calendar_init(&r.hot);
+  memset(&s->plan->errs, 0, sizeof s->plan->errs);
+  int rc = -1;
+  if (alloc_state(&r) != 0) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  } else if (start(&r, err) == 0) {
+    while (!r.stopped && r.next_sample < s->nrows) {
+      if (record_due(&r, err) != 0 ||
+          (r.next_sample < s->nrows && step(&r, err) != 0))
+        break;
+    }
+    rc = r.stopped || r.next_sample >= s->nrows ? 0 : -1;
+  }
+  /* flag 5 always, so blocks release what flag 4 took */
+  bsim_plan_bind(s->plan, r.t, r.y, r.yp, r.res, BSIM_PHASE_DISCRETE);
+  for (int k = 0; k < s->plan->nblocks; k++) {
+    rt_block *rb = &s->plan->blocks[s->plan->order[k]];
+    rb->fn(&rb->b, BSIM_FLAG_END);
+  }
+  finish_stats(&r, now_seconds() - t_start);
+  free_state(&r);
+  return rc;
+}

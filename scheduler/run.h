@@ -1,0 +1,50 @@
+/*
+ * State of one run of the hybrid loop, shared by run.c (the loop, restarts)
+ * and activate.c (serving events and roots). Private to the scheduler.
+ */
+#ifndef BSIM_RUN_H
+#define BSIM_RUN_H
+
+#include "scheduler/calendar.h"
+#include "scheduler/sim.h"
+
+typedef struct run_state {
+  bsim_sim *s;
+  bsim_plan *p;
+  /* pending events: critical ones stop the integrator, hot ones are served
+   * from interpolation; seq orders simultaneous events across both */
+  bsim_calendar crit, hot;
+  unsigned long seq;
+  bsim_engine *eng;
+  double t;
+  double *y, *yp, *res;
+  size_t next_sample;
+  int stopped; /* a block ended the run (END_c, HALT_f) */
+
+  /* snapshot before a critical event, to downgrade it to hot when nothing
+   * the continuous part sees has changed */
+  double *snap_y, *snap_out;
+  int *modes, *snap_modes;
+
+  /* chattering guard */
+  long max_events, max_fast_restarts, fast_restarts;
+  double last_restart_t;
+  const char *cause; /* path of the block behind the last event or root */
+
+  long events, roots, hot_continues, cold_restarts, downgrades;
+} run_state;
+
+/* activate.c */
+int bsim_run_settle(run_state *r, bsim_error *err);
+int bsim_run_fail(run_state *r, bsim_error *err);
+int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err);
+int bsim_run_schedule(run_state *r, int blk, bsim_error *err);
+/* Serve the events due at r->t: all of them, or only hot ones. Returns
+ * the number served, or -1. */
+int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err);
+int bsim_run_serve_roots(run_state *r, bsim_error *err);
+/* Snapshot / compare what the continuous part sees. */
+void bsim_run_snapshot(run_state *r);
+int bsim_run_unchanged(const run_state *r);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * The embedding API around a run: settings resolved from the diagram and the
+ * caller's options, sample times, observed columns, results and statistics.
+ */
+#include "scheduler/sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagrams/diagram.h"
+
+/* Xcos's defaults, so that a diagram without settings behaves as there. */
+static const double default_rtol = 1e-6, default_atol = 1e-6;
+static const long default_samples = 101;
+
+void bsim_options_init(bsim_options *o) {
+  o->final_time = -1;
+  o->rtol = -1;
+  o->atol = -1;
+  o->samples = -1;
+  o->spacing = -1;
+  o->solver = NULL;
+  o->max_events_per_instant = -1;
+  o->max_fast_restarts = -1;
+}
+
+/* Linear: N points from t0 to tf. Log: t0, then N-1 points geometrically
+ * spaced over the three decades below tf (tf/1000 .. tf). */
+static int sample_times(bsim_sim *s, long n, int spacing) {
+  s->times = malloc(sizeof(double) * (size_t)n);
+  if (!s->times)
+    return -1;
+  s->nrows = (size_t)n;
+  double span = s->tf - s->t0;
+  for (long i = 0; i < n; i++) {
+    if (spacing == BSIM_SPACING_LOG && n > 2 && i > 0) {
+      double e = -3.0 + 3.0 * (double)(i - 1) / (double)(n - 2);
+      s->times[i] = s->t0 + span * pow(10.0, e);
+    } else {
+      s->times[i] = s->t0 + span * (double)i / (double)(n - 1);
+    }
+  }
+  s->times[n - 1] = s->tf;
+  return 0;
+}
+
+static int observed_columns(bsim_sim *s, bsim_error *err) {
+  const bsim_flat *f = s->flat;
+  size_t n = 0;
+  for (int i = 0; i < f->nobserves; i++) {
+    const bsim_model *m = &f->blocks[f->observes[i].block].model;
+    int k = f->observes[i].port;
+    n += (size_t)(m->out[k] * m->out2[k]);
+  }
+  s->ncols = n;
+  s->names = calloc(n ? n : 1, sizeof(char *));
+  s->sources = calloc(n ? n : 1, sizeof(double *));
+  if (!s->names || !s->sources)
+    goto nomem;
+  size_t c = 0;
+  for (int i = 0; i < f->nobserves; i++) {
+    const bsim_flat_observe *ob = &f->observes[i];
+    const bsim_model *m = &f->blocks[ob->block].model;
+    int size = m->out[ob->port] * m->out2[ob->port];
+    const double *src = s->plan->blocks[ob->block].b.outptr[ob->port];
+    for (int j = 0; j < size; j++, c++) {
+      size_t len = strlen(ob->name) + 16;
+      s->names[c] = malloc(len);
+      if (!s->names[c])
+        goto nomem;
+      if (size == 1)
+        snprintf(s->names[c], len, "%s", ob->name);
+      else
+        snprintf(s->names[c], len, "%s[%d]", ob->name, j + 1);
+      s->sources[c] = src + j;
+    }
+  }
+  return 0;
+nomem:
+  bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  return -1;
+}
+
+static int resolve_settings(bsim_sim *s, const dg_settings *ds,
+                            const bsim_options *o, bsim_error *err) {
+  s->t0 = 0.0;
+  s->max_events = o ? o->max_events_per_instant : -1;
+  s->max_fast_restarts = o ? o->max_fast_restarts : -1;
+  s->tf = o && o->final_time >= 0 ? o->final_time : ds->final_time;
+  s->rtol = o && o->rtol >= 0 ? o->rtol : ds->rtol >= 0 ? ds->rtol : default_rtol;
+  s->atol = o && o->atol >= 0 ? o->atol : ds->atol >= 0 ? ds->atol : default_atol;
+  long n = o && o->samples >= 0 ? o->samples
+           : ds->samples >= 0   ? ds->samples
+                                : default_samples;
+  int spacing = o && o->spacing >= 0 ? o->spacing
+                : ds->spacing >= 0   ? ds->spacing
+                                     : BSIM_SPACING_LINEAR;
+  const char *solver = o && o->solver ? o->solver : ds->solver ? ds->solver : "ida";
+  if (!(s->tf > s->t0) || !isfinite(s->tf)) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: final time %g must be a finite number > 0 "
+                   "(hint: <simulation final-time=\"10\"/> or --tf)",
+                   s->flat->file, s->tf);
+    return -1;
+  }
+  if (!(s->rtol > 0) || !(s->atol > 0) || !isfinite(s->rtol) ||
+      !isfinite(s->atol)) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: tolerances must be positive (rtol=%g, atol=%g)",
+                   s->flat->file, s->rtol, s->atol);
+    return -1;
+  }
+  if (n < 2) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: samples must be at least 2 (got %ld)", s->flat->file, n);
+    return -1;
+  }
+  s->engine = bsim_engine_find(solver);
+  if (!s->engine) {
+    char names[512] = "";
+    const bsim_engine_type *e;
+    for (size_t i = 0; (e = bsim_engine_at(i)) != NULL; i++) {
+      if (i)
+        strncat(names, ", ", sizeof names - strlen(names) - 1);
+      strncat(names, e->name, sizeof names - strlen(names) - 1);
+    }
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: unknown solver '%s' (valid: %s)", s->flat->file, solver,
+                   names);
+    return -1;
+  }
+  if (sample_times(s, n, spacing) != 0) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
+                          bsim_error *err) {
+  bsim_sim *s = calloc(1, sizeof *s);
+  if (!s) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  s->flat = bsim_flatten(d, err);
+  if (!s->flat)
+    goto fail;
+  s->plan = bsim_plan_create(s->flat, err);
+  if (!s->plan)
+    goto fail;
+  if (resolve_settings(s, &d->settings, o, err) != 0 ||
+      observed_columns(s, err) != 0)
+    goto fail;
+  if (s->engine->needs_ode && s->plan->nw > 0) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: solver '%s' integrates ODEs only, but the diagram has "
+                   "%d algebraic unknown(s) from algebraic loops (hint: use "
+                   "solver \"ida\")",
+                   s->flat->file, s->engine->name, s->plan->nw);
+    goto fail;
+  }
+  return s;
+fail:
+  bsim_sim_free(s);
+  return NULL;
+}
+
+void bsim_sim_free(bsim_sim *s) {
+  if (!s)
+    return;
+  for (size_t c = 0; s->names && c < s->ncols; c++)
+    free(s->names[c]);
+  free(s->names);
+  free(s->sources);
+  free(s->data);
+  free(s->times);
+  bsim_plan_free(s->plan);
+  bsim_flat_free(s->flat);
+  free(s);
+}
+
+void bsim_sim_info(const bsim_sim *s, bsim_system_info *info) {
+  memset(info, 0, sizeof *info);
+  info->blocks = s->flat->nblocks;
+  info->states = s->plan->nx;
+  info->algebraic = s->plan->nw;
+  info->zero_crossings = s->plan->ng;
+  info->links = s->flat->nlinks;
+}
+
+int bsim_sim_run(bsim_sim *s, bsim_error *err) {
+  free(s->data);
+  s->data = calloc(s->nrows * (s->ncols ? s->ncols : 1), sizeof(double));
+  s->filled = 0;
+  s->nstats = 0;
+  if (!s->data) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory for results");
+    return -1;
+  }
+  return bsim_run_loop(s, err);
+}
+
+size_t bsim_result_rows(const bsim_sim *s) {
+  return s->filled;
+}
+size_t bsim_result_cols(const bsim_sim *s) {
+  return s->ncols;
+}
+const char *bsim_result_name(const bsim_sim *s, size_t col) {
+  return col < s->ncols ? s->names[col] : NULL;
+}
+const double *bsim_result_times(const bsim_sim *s) {
+  return s->times;
+}
+const double *bsim_result_data(const bsim_sim *s) {
+  return s->data;
+}
+
+const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
+  if (i >= (size_t)s->nstats)
+    return NULL;
+  if (value)
+    *value = s->stat_values[i];
+  return s->stat_names[i];
+}

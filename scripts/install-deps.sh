@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian packages blocksim needs, only those missing.
+# Runs as root, or through sudo when available.
+set -eu
+PKGS="build-essential cmake pkg-config libsundials-dev libxml2-dev libgsl-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO=sudo
+echo "installing:$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing

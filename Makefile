@@ -3,7 +3,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-DEMO       ?= examples/decay.xml
+DEMO       ?= examples/bouncing_ball.xml
 RESULTS    ?= results
 
 .PHONY: all deps configure build demo test test-asan clean

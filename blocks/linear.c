@@ -7,47 +7,187 @@
 #include <string.h>
 
 #include "blocks/std.h"
+#include "blocks/zcross.h"
 
 /* ------------------------------------------------------------- INTEGRAL_m */
 
 static const bsim_param_spec integral_params[] = {
     {"x0", BSIM_PARAM_REAL, "0",
      "initial state; its size (rows x cols) is the size of u and y"},
+    {"reinit", BSIM_PARAM_REAL, "0",
+     "1: add a second input and an event input; on the event x jumps to "
+     "input 2"},
+    {"satur", BSIM_PARAM_REAL, "0",
+     "1: keep x within [min, max], located with zero crossings"},
+    {"max", BSIM_PARAM_REAL, "1",
+     "upper limits when satur = 1: a scalar or the size of x0"},
+    {"min", BSIM_PARAM_REAL, "-1",
+     "lower limits when satur = 1: a scalar or the size of x0"},
 };
+
+/* A limit as given: a scalar for every element, or one per element. */
+static int limits(bsim_define_ctx *ctx, const char *name, const bsim_value *x0,
+                  const bsim_value **v) {
+  *v = bsim_param(ctx, name);
+  int n = bsim_std_numel(*v);
+  if (n == 1 || (n > 0 && (*v)->rows == x0->rows && (*v)->cols == x0->cols))
+    return 0;
+  return bsim_define_error(ctx,
+                           "'%s' must be a scalar or have the size of x0 "
+                           "(%dx%d), got a %dx%d matrix",
+                           name, x0->rows, x0->cols, (*v)->rows, (*v)->cols);
+}
+
+/* The saturation limits into r = [max(:); min(:)], checked as Xcos. */
+static int integral_limits(bsim_define_ctx *ctx, const bsim_value *x0,
+                           double *r) {
+  const bsim_value *hi, *lo;
+  if (limits(ctx, "max", x0, &hi) != 0 || limits(ctx, "min", x0, &lo) != 0)
+    return -1;
+  int n = bsim_std_numel(x0), nh = bsim_std_numel(hi), nl = bsim_std_numel(lo);
+  for (int i = 0; i < n; i++) {
+    double h = hi->v[nh == 1 ? 0 : i], l = lo->v[nl == 1 ? 0 : i];
+    if (!(h > l))
+      return bsim_define_error(ctx,
+                               "'max' must be greater than 'min': element %d "
+                               "has max %g, min %g",
+                               i + 1, h, l);
+    if (x0->v[i] > h || x0->v[i] < l)
+      return bsim_define_error(ctx,
+                               "x0 must lie within the limits: element %d is "
+                               "%g, outside [%g, %g]",
+                               i + 1, x0->v[i], l, h);
+    r[i] = h;
+    r[n + i] = l;
+  }
+  return 0;
+}
 
 static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
   const bsim_value *x0 = bsim_param(ctx, "x0");
+  double reinit, satur;
   int n = bsim_std_numel(x0);
   if (n == 0)
     return bsim_define_error(ctx, "'x0' must have at least one element");
+  if (bsim_std_scalar(ctx, "reinit", &reinit) != 0 ||
+      bsim_std_scalar(ctx, "satur", &satur) != 0)
+    return -1;
+  int nin = reinit != 0 ? 2 : 1;
   double *x = bsim_model_alloc_x0(m, n);
   /* y = x does not read u: no direct feedthrough, which is what lets an
-   * integrator break a feedback loop. */
-  if (!x || bsim_model_set_inputs(m, 1, x0->rows, x0->cols, 0) != 0 ||
-      bsim_model_set_outputs(m, 1, x0->rows, x0->cols) != 0)
+   * integrator break a feedback loop. The re-init value is read only at
+   * the event, so it is no feedthrough either. */
+  if (!x || bsim_model_set_inputs(m, nin, x0->rows, x0->cols, 0) != 0 ||
+      bsim_model_set_outputs(m, 1, x0->rows, x0->cols) != 0 ||
+      (nin == 2 && bsim_model_set_events(m, 1, 0) != 0))
     return bsim_define_error(ctx, "out of memory");
   memcpy(x, x0->v, (size_t)n * sizeof *x);
+  if (satur != 0) {
+    double *r = bsim_model_alloc_rpar(m, 2 * n);
+    if (!r) return bsim_define_error(ctx, "out of memory");
+    if (integral_limits(ctx, x0, r) != 0) return -1;
+    /* one surface and one mode per element, as Xcos */
+    m->ng = m->nmode = n;
+  }
   m->dep_t = 1;
   return 0;
 }
 
+/* Saturation modes as Xcos's integral_func: 1 = held at max (u pushes
+ * up), 2 = held at min (u pushes down), 3 = free. */
+static int integral_piece(double x, double u, double hi, double lo) {
+  return u >= 0 && x >= hi ? 1 : u <= 0 && x <= lo ? 2 : 3;
+}
+
+/* The piece element i is in: its frozen mode when the block has modes,
+ * otherwise (surfaces switched off) from the current values. */
+static int integral_current(const bsim_block *blk, int i) {
+  int nx = blk->nx;
+  if (blk->nrpar < 2 * nx) return 3;
+  if (blk->ng > 0 && blk->nmode >= nx) return blk->mode[i];
+  return integral_piece(blk->x[i], blk->inptr[0][i], blk->rpar[i],
+                        blk->rpar[nx + i]);
+}
+
 static void integral_fn(bsim_block *blk, int flag) {
+  int nx = blk->nx;
+  const double *hi = blk->rpar, *lo = blk->rpar + nx;
+  int satur = blk->nrpar >= 2 * nx && nx > 0;
   switch (flag) {
   case BSIM_FLAG_INIT:
-    if (blk->nx != bsim_std_insize(blk, 0) ||
-        blk->nx != bsim_std_outsize(blk, 0))
-      bsim_block_error(blk, "%d states but input %d and output %d elements",
-                       blk->nx, bsim_std_insize(blk, 0),
-                       bsim_std_outsize(blk, 0));
+    if (blk->ng > 0 && bsim_zc_ties_init(blk) != 0) break;
+    if (nx != bsim_std_insize(blk, 0) || nx != bsim_std_outsize(blk, 0))
+      bsim_block_error(blk, "%d states but input %d and output %d elements", nx,
+                       bsim_std_insize(blk, 0), bsim_std_outsize(blk, 0));
+    else if (blk->nin >= 2 && bsim_std_insize(blk, 1) != nx)
+      bsim_block_error(blk, "%d states but the re-init input has %d elements",
+                       nx, bsim_std_insize(blk, 1));
+    else if (blk->nrpar != 0 && blk->nrpar != 2 * nx)
+      bsim_block_error(blk,
+                       "rpar must be empty or [max; min] (%d entries), "
+                       "has %d",
+                       2 * nx, blk->nrpar);
+    else if (blk->ng > 0 && (blk->ng < nx || blk->nmode < nx || !satur))
+      bsim_block_error(blk,
+                       "saturation needs rpar = [max; min] and %d "
+                       "surfaces and modes, has %d and %d",
+                       nx, blk->ng, blk->nmode);
     break;
   case BSIM_FLAG_DERIVATIVES:
-    for (int i = 0; i < blk->nx; i++)
-      blk->xd[i] = blk->inptr[0][i];
+    /* Held elements stay put; 0 (no mode yet) counts as free. */
+    for (int i = 0; i < nx; i++) {
+      int p = satur ? integral_current(blk, i) : 3;
+      blk->xd[i] = p == 1 || p == 2 ? 0.0 : blk->inptr[0][i];
+    }
     break;
   case BSIM_FLAG_OUTPUTS:
   case BSIM_FLAG_REINIT:
-    for (int i = 0; i < blk->nx; i++)
-      blk->outptr[0][i] = blk->x[i];
+    for (int i = 0; i < nx; i++) {
+      double y = blk->x[i];
+      if (satur && blk->phase == BSIM_PHASE_CONTINUOUS) {
+        int p = integral_current(blk, i);
+        y = p == 1 ? hi[i] : p == 2 ? lo[i] : y;
+      } else if (satur) {
+        /* At events the modes may be stale (x may just have jumped):
+         * the limits themselves bound y. */
+        y = y > hi[i] ? hi[i] : y < lo[i] ? lo[i] : y;
+      }
+      blk->outptr[0][i] = y;
+    }
+    break;
+  case BSIM_FLAG_UPDATE:
+    if (blk->nevprt > 0 && (blk->nevprt & 1) && blk->nin >= 2) {
+      for (int i = 0; i < nx; i++)
+        blk->x[i] = blk->inptr[1][i];
+    } else if (blk->nevprt < 0 && satur) {
+      bsim_zc_ties_note(blk);
+      /* At its own root x may sit a solver tolerance beyond a limit; put
+       * it on the limit so that the held value is the limit itself. */
+      for (int i = 0; i < nx; i++)
+        blk->x[i] = blk->x[i] > hi[i]   ? hi[i]
+                    : blk->x[i] < lo[i] ? lo[i]
+                                        : blk->x[i];
+    }
+    break;
+  case BSIM_FLAG_ZCROSS:
+    if (blk->ng < nx || !satur) break;
+    for (int i = 0; i < nx; i++) {
+      double u = blk->inptr[0][i], x = blk->x[i];
+      if (blk->phase == BSIM_PHASE_DISCRETE && blk->nmode >= nx) {
+        /* A held element whose root was u reaching 0 exactly is released
+         * or kept by the direction u was going. */
+        int held = blk->mode[i] == 1 || blk->mode[i] == 2;
+        double ue = held ? bsim_zc_ties_side(blk, i, u) : u;
+        blk->mode[i] = integral_piece(x, ue, hi[i], lo[i]);
+      }
+      /* Free: watch for x reaching either limit. Held: watch for u
+       * turning back, which releases it. */
+      int p = blk->nmode >= nx ? blk->mode[i] : 3;
+      blk->g[i] = p == 1 || p == 2 ? u : (x - hi[i]) * (x - lo[i]);
+    }
+    break;
+  case BSIM_FLAG_END:
+    bsim_zc_ties_free(blk);
     break;
   default:
     break;
@@ -57,15 +197,24 @@ static void integral_fn(bsim_block *blk, int flag) {
 const bsim_block_type bsim_type_INTEGRAL_m = {
     "INTEGRAL_m",
     "integral_func",
-    "Integrator: y = x, x' = u.",
+    "Integrator: y = x, x' = u, with optional re-init and saturation.",
     "Integrates its input element-wise from x0; u, x and y have the size\n"
     "of x0 (a scalar, vector or matrix). The output does not depend on the\n"
     "input directly, so an integrator breaks algebraic loops.\n"
-    "Run-time layout: x0 = x0(:), rpar and ipar empty (no re-initialisation,\n"
-    "no saturation), in = out = rows(x0), in2 = out2 = cols(x0), dep_u = 0,\n"
-    "dep_t = 1.",
+    "reinit = 1 adds a second input of the same size and an event input:\n"
+    "when the event fires, x jumps to the value of input 2.\n"
+    "satur = 1 keeps each element within [min, max]: an element that\n"
+    "reaches a limit while u pushes it further is held there (x' = 0,\n"
+    "y = the limit) until u changes sign. Each element has one surface,\n"
+    "(x - max)(x - min) while free and u while held, and one mode (1: held\n"
+    "at max, 2: held at min, 3: free).\n"
+    "Run-time layout: x0 = x0(:), rpar = [max(:); min(:)] with saturation\n"
+    "(empty without), ipar empty, in = rows(x0) (twice with reinit),\n"
+    "in2 = cols(x0), out = rows(x0), out2 = cols(x0), dep_u = 0, dep_t = 1,\n"
+    "nevin = 1 with reinit (else 0), ng = nmode = numel(x0) with\n"
+    "saturation (else 0).",
     integral_params,
-    1,
+    5,
     integral_define,
     integral_fn,
     0};

@@ -1,5 +1,318 @@
-/* (placeholder: the sinks family is being written) */
+/*
+ * Scopes: CSCOPE and CMSCOPE. Without a screen, a scope is a recorder:
+ * each activation appends (t, inputs) to the block's record, which the
+ * scheduler writes out (`blocksim run --scopes DIR`). The display settings
+ * (colours, window, axes, refresh period, buffer) are still accepted and
+ * stored in rpar/ipar exactly as Xcos stores them, so that diagrams move
+ * between the two tools unchanged.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "blocks/std.h"
 
-const bsim_block_type *const bsim_sink_types[] = {NULL};
-const int bsim_sink_ntypes = 0;
+/* Display entries stored in ipar must fit an int. */
+static int check_ints(bsim_define_ctx *ctx, const char *name,
+                      const bsim_value *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(v->v[i]) || fabs(v->v[i]) > 1e9)
+      return bsim_define_error(ctx,
+                               "'%s': entry %d (%g) is not a usable "
+                               "integer",
+                               name, i + 1, v->v[i]);
+  return 0;
+}
+
+/* Window position and size: [] (stored as [-1; -1]) or two numbers. */
+static int window_pair(bsim_define_ctx *ctx, const char *name, int *out) {
+  const bsim_value *v = bsim_param(ctx, name);
+  int n = bsim_std_numel(v);
+  if (n == 0) {
+    out[0] = out[1] = -1;
+    return 0;
+  }
+  if (n != 2)
+    return bsim_define_error(ctx, "'%s' must be [] or two numbers, got %d",
+                             name, n);
+  if (check_ints(ctx, name, v, 2) != 0) return -1;
+  for (int i = 0; i < 2; i++)
+    out[i] = (int)floor(v->v[i]);
+  return 0;
+}
+
+/* The settings both scopes share, checked as Xcos's dialogs check them. */
+typedef struct scope_common {
+  int win, buffer, heritance;
+  int pos[2], dim[2];
+} scope_common;
+
+static int scope_common_read(bsim_define_ctx *ctx, scope_common *c) {
+  if (bsim_std_int(ctx, "buffer-size", 2, &c->buffer) != 0 ||
+      bsim_std_int(ctx, "heritance", 0, &c->heritance) != 0 ||
+      window_pair(ctx, "position", c->pos) != 0 ||
+      window_pair(ctx, "size", c->dim) != 0)
+    return -1;
+  double w;
+  if (bsim_std_scalar(ctx, "window", &w) != 0) return -1;
+  if (w < -1 || w != floor(w))
+    return bsim_define_error(ctx,
+                             "'window' must be -1 (automatic) or a window "
+                             "number >= 0, got %g",
+                             w);
+  c->win = (int)w;
+  if (c->heritance > 1)
+    return bsim_define_error(ctx,
+                             "'heritance' must be 0 (one event input) or 1 "
+                             "(inherit the activation), got %d",
+                             c->heritance);
+  return 0;
+}
+
+/* Range and refresh period of one curve group. */
+static int check_axis(bsim_define_ctx *ctx, int k, double lo, double hi,
+                      double per) {
+  if (!isfinite(lo) || !isfinite(hi) || lo >= hi)
+    return bsim_define_error(ctx,
+                             "'ymax' must be greater than 'ymin' (%s%d: "
+                             "ymin %g, ymax %g)",
+                             k ? "input " : "", k, lo, hi);
+  if (!(per > 0) || !isfinite(per))
+    return bsim_define_error(ctx, "'refresh-period' must be > 0, got %g", per);
+  return 0;
+}
+
+/* ----------------------------------------------------------------- CSCOPE */
+
+static const bsim_param_spec cscope_params[] = {
+    {"colors", BSIM_PARAM_REAL, "[1 3 5 7 9 11 13 15]",
+     "8 curve colours (> 0) or marks (< 0); display only"},
+    {"window", BSIM_PARAM_REAL, "-1",
+     "output window number (-1: automatic); display only"},
+    {"position", BSIM_PARAM_REAL, "[]",
+     "window position, [] or [x y]; display only"},
+    {"size", BSIM_PARAM_REAL, "[600;400]",
+     "window size, [] or [w h]; display only"},
+    {"ymin", BSIM_PARAM_REAL, "-15", "lower end of the y axis; display only"},
+    {"ymax", BSIM_PARAM_REAL, "15", "upper end of the y axis; display only"},
+    {"refresh-period", BSIM_PARAM_REAL, "30",
+     "width of the time axis (> 0); display only"},
+    {"buffer-size", BSIM_PARAM_REAL, "20",
+     "points drawn at once (>= 2); display only"},
+    {"heritance", BSIM_PARAM_REAL, "0",
+     "0: one event input activates the scope; 1: no event input, the scope "
+     "records whenever the blocks feeding it are activated"},
+    {"name", BSIM_PARAM_STRING, "", "label of the scope; display only"},
+};
+
+static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  scope_common c;
+  double lo, hi, per;
+  if (scope_common_read(ctx, &c) != 0 || bsim_std_scalar(ctx, "ymin", &lo) ||
+      bsim_std_scalar(ctx, "ymax", &hi) ||
+      bsim_std_scalar(ctx, "refresh-period", &per) ||
+      check_axis(ctx, 0, lo, hi, per) != 0)
+    return -1;
+  const bsim_value *clr = bsim_param(ctx, "colors");
+  if (bsim_std_numel(clr) != 8)
+    return bsim_define_error(ctx, "'colors' must have 8 entries, got %d",
+                             bsim_std_numel(clr));
+  if (check_ints(ctx, "colors", clr, 8) != 0) return -1;
+  double *r = bsim_model_alloc_rpar(m, 4);
+  int *ip = bsim_model_alloc_ipar(m, 15);
+  if (!r || !ip || bsim_model_set_inputs(m, 1, -1, 1, 1) != 0 ||
+      bsim_model_set_events(m, 1 - c.heritance, 0) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  r[0] = 0; /* Xcos keeps a 0 here (once the dt of the old scope) */
+  r[1] = lo;
+  r[2] = hi;
+  r[3] = per;
+  ip[0] = c.win;
+  ip[1] = 1;
+  ip[2] = c.buffer;
+  for (int i = 0; i < 8; i++)
+    ip[3 + i] = (int)clr->v[i];
+  ip[11] = c.pos[0], ip[12] = c.pos[1];
+  ip[13] = c.dim[0], ip[14] = c.dim[1];
+  return 0;
+}
+
+static void cscope_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_UPDATE && blk->nevprt != 0 && blk->nin >= 1)
+    bsim_block_record(blk, blk->inptr[0], bsim_std_insize(blk, 0));
+}
+
+static const bsim_block_type type_CSCOPE = {
+    "CSCOPE",
+    "cscope",
+    "Scope: records its input at each activation.",
+    "Each time the scope is activated (by its event input, or with\n"
+    "heritance = 1 whenever the blocks feeding it are) it records one row:\n"
+    "the time and the elements of its input (a vector of any size).\n"
+    "`blocksim run --scopes DIR` writes the rows to DIR/<block path>.csv.\n"
+    "The other parameters describe Xcos's plot window and are only stored.\n"
+    "Run-time layout: rpar = [0; ymin; ymax; refresh-period],\n"
+    "ipar = [window; 1; buffer-size; colors (8); position (2); size (2)]\n"
+    "([] is stored as [-1; -1]), in = -1, in2 = 1, dep_u = 1,\n"
+    "nevin = 1 - heritance.",
+    cscope_params,
+    10,
+    cscope_define,
+    cscope_fn,
+    0};
+
+/* ---------------------------------------------------------------- CMSCOPE */
+
+static const bsim_param_spec cmscope_params[] = {
+    {"in", BSIM_PARAM_REAL, "[1 1]",
+     "size of each input port (one port per entry)"},
+    {"colors", BSIM_PARAM_REAL, "[1 3 5 7 9 11 13 15]",
+     "curve colours (> 0) or marks (< 0), at least one per input element; "
+     "display only"},
+    {"window", BSIM_PARAM_REAL, "-1",
+     "output window number (-1: automatic); display only"},
+    {"position", BSIM_PARAM_REAL, "[]",
+     "window position, [] or [x y]; display only"},
+    {"size", BSIM_PARAM_REAL, "[]", "window size, [] or [w h]; display only"},
+    {"ymin", BSIM_PARAM_REAL, "[-1 -5]",
+     "lower end of each input's y axis; display only"},
+    {"ymax", BSIM_PARAM_REAL, "[1 5]",
+     "upper end of each input's y axis; display only"},
+    {"refresh-period", BSIM_PARAM_REAL, "[30 30]",
+     "width of each input's time axis (> 0); display only"},
+    {"buffer-size", BSIM_PARAM_REAL, "20",
+     "points drawn at once (>= 2); display only"},
+    {"heritance", BSIM_PARAM_REAL, "0",
+     "0: one event input activates the scope; 1: no event input, the scope "
+     "records whenever the blocks feeding it are activated"},
+    {"name", BSIM_PARAM_STRING, "", "label of the scope; display only"},
+};
+
+static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  scope_common c;
+  if (scope_common_read(ctx, &c) != 0) return -1;
+  const bsim_value *in = bsim_param(ctx, "in");
+  const bsim_value *lo = bsim_param(ctx, "ymin"), *hi = bsim_param(ctx, "ymax");
+  const bsim_value *per = bsim_param(ctx, "refresh-period");
+  const bsim_value *clr = bsim_param(ctx, "colors");
+  int nin = bsim_std_numel(in), total = 0;
+  if (nin == 0 || nin > 1000)
+    return bsim_define_error(ctx, "'in' must list 1..1000 port sizes, got %d",
+                             nin);
+  for (int k = 0; k < nin; k++) {
+    double s = in->v[k];
+    if (s < 1 || s != floor(s) || s > 1e6)
+      return bsim_define_error(ctx,
+                               "'in': port sizes must be integers >= 1, "
+                               "entry %d is %g",
+                               k + 1, s);
+    total += (int)s;
+  }
+  if (bsim_std_numel(lo) != nin || bsim_std_numel(hi) != nin ||
+      bsim_std_numel(per) != nin)
+    return bsim_define_error(ctx,
+                             "'ymin', 'ymax' and 'refresh-period' need one "
+                             "entry per input (%d), got %d, %d and %d",
+                             nin, bsim_std_numel(lo), bsim_std_numel(hi),
+                             bsim_std_numel(per));
+  for (int k = 0; k < nin; k++)
+    if (check_axis(ctx, k + 1, lo->v[k], hi->v[k], per->v[k]) != 0) return -1;
+  if (bsim_std_numel(clr) < total)
+    return bsim_define_error(ctx,
+                             "'colors' needs at least one entry per input "
+                             "element (%d), got %d",
+                             total, bsim_std_numel(clr));
+  if (check_ints(ctx, "colors", clr, total) != 0) return -1;
+  double *r = bsim_model_alloc_rpar(m, 1 + 3 * nin);
+  int *ip = bsim_model_alloc_ipar(m, 7 + nin + total + 1);
+  if (!r || !ip || bsim_model_set_inputs(m, nin, 1, 1, 1) != 0 ||
+      bsim_model_set_events(m, 1 - c.heritance, 0) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  /* rpar = [0; periods; ymin1; ymax1; ymin2; ymax2; ...] */
+  r[0] = 0;
+  for (int k = 0; k < nin; k++) {
+    m->in[k] = (int)in->v[k];
+    r[1 + k] = per->v[k];
+    r[1 + nin + 2 * k] = lo->v[k];
+    r[2 + nin + 2 * k] = hi->v[k];
+  }
+  int *p = ip;
+  *p++ = c.win;
+  *p++ = nin;
+  *p++ = c.buffer;
+  *p++ = c.pos[0], *p++ = c.pos[1];
+  *p++ = c.dim[0], *p++ = c.dim[1];
+  for (int k = 0; k < nin; k++)
+    *p++ = (int)in->v[k];
+  for (int k = 0; k < total; k++)
+    *p++ = (int)clr->v[k];
+  *p = c.heritance;
+  return 0;
+}
+
+typedef struct cmscope_work {
+  int n;
+  double row[]; /* the inputs side by side */
+} cmscope_work;
+
+static void cmscope_fn(bsim_block *blk, int flag) {
+  cmscope_work *w = (cmscope_work *)*blk->work;
+  switch (flag) {
+  case BSIM_FLAG_INIT: {
+    int n = 0;
+    for (int k = 0; k < blk->nin; k++)
+      n += bsim_std_insize(blk, k);
+    free(w);
+    w = malloc(sizeof *w + (size_t)(n > 0 ? n : 1) * sizeof(double));
+    *blk->work = w;
+    if (!w) {
+      bsim_block_error(blk, "out of memory");
+      return;
+    }
+    w->n = n;
+    break;
+  }
+  case BSIM_FLAG_UPDATE: {
+    if (!w || blk->nevprt == 0) return;
+    int off = 0;
+    for (int k = 0; k < blk->nin; k++) {
+      int nk = bsim_std_insize(blk, k);
+      if (off + nk > w->n) return; /* sizes changed after flag 4 */
+      memcpy(w->row + off, blk->inptr[k], (size_t)nk * sizeof(double));
+      off += nk;
+    }
+    bsim_block_record(blk, w->row, off);
+    break;
+  }
+  case BSIM_FLAG_END:
+    free(w);
+    *blk->work = NULL;
+    break;
+  default:
+    break;
+  }
+}
+
+static const bsim_block_type type_CMSCOPE = {
+    "CMSCOPE",
+    "cmscope",
+    "Multi-input scope: records all its inputs at each activation.",
+    "Like CSCOPE with several inputs, of the sizes listed in 'in'. Each\n"
+    "activation records one row: the time, then the elements of input 1,\n"
+    "input 2, ... side by side. 'ymin', 'ymax' and 'refresh-period' have\n"
+    "one entry per input; they and the other display settings are only\n"
+    "stored.\n"
+    "Run-time layout: rpar = [0; refresh-period(:); ymin1; ymax1; ymin2;\n"
+    "ymax2; ...], ipar = [window; number of inputs; buffer-size;\n"
+    "position (2); size (2); in(:); colors(1:sum(in)); heritance] ([] is\n"
+    "stored as [-1; -1]), in = in(:), in2 = 1, dep_u = 1,\n"
+    "nevin = 1 - heritance.",
+    cmscope_params,
+    11,
+    cmscope_define,
+    cmscope_fn,
+    0};
+
+const bsim_block_type *const bsim_sink_types[] = {&type_CSCOPE, &type_CMSCOPE};
+const int bsim_sink_ntypes =
+    (int)(sizeof bsim_sink_types / sizeof bsim_sink_types[0]);

@@ -9,5 +9,9 @@ int bsim_cli_usage(const char *fmt, const char *arg);
 /* Print err and return its exit status. */
 int bsim_cli_report(const bsim_error *err);
 int bsim_cli_blocks(int argc, char **argv);
+int bsim_cli_solvers(int argc, char **argv);
+/* analyze.c */
+int bsim_cli_analyze(int argc, char **argv);
+int bsim_cli_linearize(int argc, char **argv);
 
 #endif

@@ -14,9 +14,15 @@
 static const char usage_text[] =
     "usage: blocksim run DIAGRAM [-o OUT.csv] [--tf T] [--rtol R] [--atol A]\n"
     "                    [--samples N] [--log-spacing] [--stats]\n"
+    "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
+    "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
+    "       blocksim analyze DIAGRAM [--at T] [--export-jacobian DIR]\n"
+    "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs NAME,...\n"
+    "                          [--at T] [--export DIR]\n"
     "       blocksim blocks [TYPE]\n"
+    "       blocksim solvers [NAME]\n"
     "       blocksim --help | --version\n";
 
 int bsim_cli_usage(const char *fmt, const char *arg) {
@@ -47,12 +53,32 @@ static int parse_positive(const char *opt, const char *text, double *out) {
   return 0;
 }
 
+/* A strictly parsed integer >= min, or -1 (reported) on junk. */
+static int parse_count(const char *opt, const char *text, long min,
+                       long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno || end == text || *end || v < min) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s needs an integer >= %ld, got '%s'", opt, min,
+             text);
+    bsim_cli_usage("%s", msg);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
 typedef struct run_args {
-  const char *diagram, *out;
+  const char *diagram, *out, *scopes;
   int stats;
   bsim_options opt;
   const char **params;
   int nparams;
+  /* --solver-param KEY=VALUE split at '=' (one allocation per value) */
+  char **sp_names, **sp_values;
+  int nsp;
 } run_args;
 
 static int parse_run(int argc, char **argv, run_args *a) {
@@ -60,12 +86,20 @@ static int parse_run(int argc, char **argv, run_args *a) {
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    double num;
     if (strcmp(arg, "--stats") == 0) {
       a->stats = 1;
     } else if (strcmp(arg, "--log-spacing") == 0) {
       a->opt.spacing = BSIM_SPACING_LOG;
     } else if (arg[0] == '-' && arg[1] != '\0') {
+      static const char *const with_value[] = {
+          "-o",           "-p",         "--samples",      "--tf",
+          "--rtol",       "--atol",     "--scopes",       "--max-events",
+          "--max-restarts", "--solver", "--solver-param"};
+      int known = 0;
+      for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+        known |= strcmp(arg, with_value[k]) == 0;
+      if (!known)
+        return bsim_cli_usage("unknown option '%s'", arg);
       if (!val)
         return bsim_cli_usage("option %s needs a value", arg);
       i++;
@@ -75,11 +109,29 @@ static int parse_run(int argc, char **argv, run_args *a) {
         if (!strchr(val, '='))
           return bsim_cli_usage("-p expects TARGET=VALUE, got '%s'", val);
         a->params[a->nparams++] = val;
-      } else if (strcmp(arg, "--samples") == 0) {
-        if (parse_positive(arg, val, &num) || num != floor(num) || num < 2)
-          return bsim_cli_usage("--samples needs an integer >= 2, got '%s'",
+      } else if (strcmp(arg, "--solver") == 0) {
+        a->opt.solver = val;
+      } else if (strcmp(arg, "--solver-param") == 0) {
+        const char *eq = strchr(val, '=');
+        if (!eq || eq == val)
+          return bsim_cli_usage("--solver-param expects KEY=VALUE, got '%s'",
                                 val);
-        a->opt.samples = (long)num;
+        char *name = strndup(val, (size_t)(eq - val));
+        if (!name)
+          return BSIM_ERR_SIM;
+        a->sp_names[a->nsp] = name;
+        a->sp_values[a->nsp++] = (char *)eq + 1;
+      } else if (strcmp(arg, "--scopes") == 0) {
+        a->scopes = val;
+      } else if (strcmp(arg, "--samples") == 0) {
+        if (parse_count(arg, val, 2, &a->opt.samples))
+          return BSIM_ERR_INPUT;
+      } else if (strcmp(arg, "--max-events") == 0) {
+        if (parse_count(arg, val, 1, &a->opt.max_events_per_instant))
+          return BSIM_ERR_INPUT;
+      } else if (strcmp(arg, "--max-restarts") == 0) {
+        if (parse_count(arg, val, 1, &a->opt.max_fast_restarts))
+          return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--tf") == 0) {
         if (parse_positive(arg, val, &a->opt.final_time))
           return BSIM_ERR_INPUT;
@@ -89,8 +141,6 @@ static int parse_run(int argc, char **argv, run_args *a) {
       } else if (strcmp(arg, "--atol") == 0) {
         if (parse_positive(arg, val, &a->opt.atol))
           return BSIM_ERR_INPUT;
-      } else {
-        return bsim_cli_usage("unknown option '%s'", arg);
       }
     } else if (!a->diagram) {
       a->diagram = arg;
@@ -100,6 +150,9 @@ static int parse_run(int argc, char **argv, run_args *a) {
   }
   if (!a->diagram)
     return bsim_cli_usage("%s", "missing DIAGRAM");
+  a->opt.solver_param_names = (const char *const *)a->sp_names;
+  a->opt.solver_param_values = (const char *const *)a->sp_values;
+  a->opt.nsolver_params = a->nsp;
   return 0;
 }
 
@@ -134,8 +187,14 @@ static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
 static int cmd_run(int argc, char **argv) {
   run_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
-  if (!a.params)
+  a.sp_names = calloc((size_t)argc + 1, sizeof(char *));
+  a.sp_values = calloc((size_t)argc + 1, sizeof(char *));
+  if (!a.params || !a.sp_names || !a.sp_values) {
+    free(a.params);
+    free(a.sp_names);
+    free(a.sp_values);
     return BSIM_ERR_SIM;
+  }
   int rc = parse_run(argc, argv, &a);
   bsim_error err;
   bsim_error_clear(&err);
@@ -145,7 +204,8 @@ static int cmd_run(int argc, char **argv) {
     rc = bsim_cli_report(&err);
   if (s) {
     if (bsim_sim_run(s, &err) != 0 ||
-        bsim_result_write_csv(s, a.out, stdout, &err) != 0)
+        bsim_result_write_csv(s, a.out, stdout, &err) != 0 ||
+        (a.scopes && bsim_records_write_csv(s, a.scopes, &err) != 0))
       rc = bsim_cli_report(&err);
     if (a.stats) {
       double v;
@@ -157,6 +217,10 @@ static int cmd_run(int argc, char **argv) {
   bsim_sim_free(s);
   bsim_diagram_free(d);
   free(a.params);
+  for (int i = 0; i < a.nsp; i++)
+    free(a.sp_names[i]);
+  free(a.sp_names);
+  free(a.sp_values);
   return rc;
 }
 
@@ -201,5 +265,10 @@ int main(int argc, char **argv) {
     return cmd_check(argc - 2, argv + 2);
   if (strcmp(cmd, "blocks") == 0)
     return bsim_cli_blocks(argc - 2, argv + 2);
+  if (strcmp(cmd, "analyze") == 0 || strcmp(cmd, "linearize") == 0)
+    return (cmd[0] == 'a' ? bsim_cli_analyze
+                           : bsim_cli_linearize)(argc - 2, argv + 2);
+  if (strcmp(cmd, "solvers") == 0)
+    return bsim_cli_solvers(argc - 2, argv + 2);
   return bsim_cli_usage("unknown command '%s'", cmd);
 }

@@ -43,6 +43,7 @@ void bsim_diagram_free(bsim_diagram *d) {
   free(d->file);
   dg_diagram_free(d->root);
   free(d->settings.solver);
+  free_params(d->settings.solver_params, d->settings.nsolver_params);
   for (int i = 0; i < d->nobserves; i++) {
     free(d->observes[i].name);
     free(d->observes[i].signal.block);

@@ -63,6 +63,10 @@ typedef struct dg_settings {
   char *solver;
   long samples;
   int spacing; /* -1 not given, else bsim_spacing */
+  /* <solver-param name value> inside <simulation>, in file order; names
+   * unique. Checked against the engine when a run is created. */
+  dg_param *solver_params;
+  int nsolver_params;
 } dg_settings;
 
 struct bsim_diagram {

@@ -334,10 +334,11 @@ static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
     char msg[512];
     if (bsim_expr_eval(v->expr, scope, &val, msg, sizeof msg) != 0) {
       bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: context variable '%s'%s%s%s: %s (in '%s')",
+                     "%s:%d: context variable '%s'%s%s%s%s: %s (in '%s')",
                      f->file, v->line ? v->line : dg->line, v->name,
                      *prefix ? " of superblock '" : "", prefix,
-                     *prefix ? "'" : "", msg, v->expr);
+                     *prefix ? "'" : "", v->line ? "" : " (set by override)",
+                     msg, v->expr);
       rc = -1;
     } else if (bsim_scope_set(scope, v->name, &val) != 0) {
       rc = dg_fl_nomem(f);

@@ -192,7 +192,7 @@ static int cmp_link(const bsim_flat_link *a, const bsim_flat_link *b) {
   return 0;
 }
 
-/* Sorting context-free: qsort gets indices paired with their links. */
+/* qsort takes no context, so each link carries its position with it. */
 typedef struct keyed {
   bsim_flat_link l;
   int at;

@@ -42,6 +42,7 @@ static const attr_rule attr_rules[] = {
     {"diagram", 0, {"name"}},
     {"var", 2, {"name", "value"}},
     {"simulation", 1, {"final-time", "solver", "rtol", "atol"}},
+    {"solver-param", 2, {"name", "value"}},
     {"output", 0, {"samples", "spacing"}},
     {"block", 2, {"id", "type"}},
     {"param", 2, {"name", "value"}},
@@ -266,7 +267,25 @@ static int read_settings(reader *r, xmlNodePtr n, dg_settings *s) {
     if (xmlHasProp(n, (const xmlChar *)"solver") &&
         !(s->solver = attr(n, "solver")))
       return nomem(r), -1;
-    return bad ? -1 : 0;
+    if (bad ||
+        read_params(r, n, "solver-param", &s->solver_params,
+                    &s->nsolver_params))
+      return -1;
+    /* Names and values are checked against the engine when the run is
+     * created (the engine may still change from the command line); a
+     * repeated name is a mistake in the file whatever the engine. */
+    for (int i = 0; i < s->nsolver_params; i++)
+      for (int j = 0; j < i; j++)
+        if (strcmp(s->solver_params[i].name, s->solver_params[j].name) ==
+            0) {
+          bsim_error_set(r->err, BSIM_ERR_INPUT,
+                         "%s:%d: solver parameter '%s' given twice (first at "
+                         "line %d)",
+                         r->file, s->solver_params[i].line,
+                         s->solver_params[i].name, s->solver_params[j].line);
+          return -1;
+        }
+    return 0;
   }
   if (xmlHasProp(n, (const xmlChar *)"samples")) {
     double v = read_number(r, n, "samples", 1, &bad);
@@ -527,6 +546,8 @@ static void init_settings(dg_settings *s) {
   s->rtol = -1.0;
   s->atol = -1.0;
   s->solver = NULL;
+  s->solver_params = NULL;
+  s->nsolver_params = 0;
   s->samples = -1;
   s->spacing = -1;
 }

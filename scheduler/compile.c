@@ -371,6 +371,10 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
    * diagram without states): pad with y' = 0. */
   p->dummy = off == 0;
   p->ny = off + p->dummy;
+  p->ode_form = p->nw == 0;
+  for (int i = 0; i < p->nblocks; i++)
+    if (f->blocks[i].model.implicit && f->blocks[i].model.nx > 0)
+      p->ode_form = 0;
   p->id = xcalloc((size_t)p->ny, sizeof(double));
   if (!p->id)
     return -1;
@@ -473,7 +477,8 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   if (layout(p, torn, portbase) != 0)
     goto nomem;
   connect_inputs(p);
-  if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0)
+  if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
+      bsim_plan_sparsity(p) != 0)
     goto nomem;
   graph_free(&g);
   free(portbase);
@@ -523,5 +528,7 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->evbase);
   free(p->evcrit);
   free(p->relevant);
+  free(p->pat_colptr);
+  free(p->pat_rowidx);
   free(p);
 }

@@ -55,7 +55,10 @@ static int continuous(const bsim_plan *p, int b) {
 }
 
 /* feeds[b]: b's outputs reach the continuous part (walk links backwards
- * from it). */
+ * from it). The walk goes on through blocks that recompute their outputs
+ * from their inputs whenever they are evaluated, and stops at blocks with
+ * event inputs: a hold reads its input only when activated, so what feeds
+ * the hold matters only through the hold's own events. */
 static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
   int head = 0, tail = 0;
   for (int b = 0; b < p->nblocks; b++)
@@ -71,7 +74,7 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
     for (int e = p->src_start[c]; e < p->src_start[c + 1]; e++) {
       int b = p->src_block[e];
       feeds[b] = 1;
-      if (!seen[b]) {
+      if (!seen[b] && p->flat->blocks[b].model.nevin == 0) {
         seen[b] = 1;
         queue[tail++] = b;
       }

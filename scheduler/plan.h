@@ -59,6 +59,7 @@ typedef struct bsim_plan {
   int nw; /* torn loop signals */
   int dummy; /* 1 when there is nothing to integrate: y = [0], F = y' */
   int ny;    /* nx + nw + dummy */
+  int ode_form; /* F = y' - f: no torn signals, no implicit blocks */
   int ng;
   double *id; /* ny entries */
   double *gbuf; /* ng entries, where blocks write surfaces */
@@ -77,12 +78,23 @@ typedef struct bsim_plan {
                      continuous part (compared to downgrade a restart) */
   int nmodes;
 
+  /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column
+   * form: column j = unknown j, row indices sorted. NULL when the system is
+   * too dense to be worth storing. */
+  int *pat_colptr, *pat_rowidx;
+  long pat_nnz;
+
   bsim_run_errors errs;
 } bsim_plan;
 
 /* Activation inheritance and event criticality (critical.c); called by
  * bsim_plan_create. 0, or -1 out of memory. */
 int bsim_plan_analyze_events(bsim_plan *p);
+
+/* The sparsity pattern (sparsity.c); called by bsim_plan_create after the
+ * layout. 0 (pattern possibly left NULL when too dense), or -1 out of
+ * memory. */
+int bsim_plan_sparsity(bsim_plan *p);
 
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err);
 void bsim_plan_free(bsim_plan *p);

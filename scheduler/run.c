@@ -95,9 +95,18 @@ static int cold_restart(run_state *r, bsim_error *err) {
         return -1;
       }
     } else {
-      bsim_problem prob = {r->p->ny, r->p->id, r->p->ng, NULL,
-                           bsim_plan_residual, bsim_plan_roots, r->p};
-      bsim_engine_settings set = {r->s->rtol, r->s->atol, NULL, NULL, 0};
+      bsim_problem prob = {.n = r->p->ny,
+                           .id = r->p->id,
+                           .ng = r->p->ng,
+                           .residual = bsim_plan_residual,
+                           .roots = bsim_plan_roots,
+                           .user = r->p,
+                           .ode_form = r->p->ode_form,
+                           .pattern_colptr = r->p->pat_colptr,
+                           .pattern_rowidx = r->p->pat_rowidx};
+      bsim_engine_settings set = {
+          r->s->rtol, r->s->atol, (const char *const *)r->s->param_names,
+          (const char *const *)r->s->param_values, r->s->nparams};
       char msg[1024] = "";
       r->eng = et->create(&prob, &set, r->t, r->y, r->yp, msg, sizeof msg);
       if (!r->eng) {
@@ -259,7 +268,11 @@ static int step(run_state *r, bsim_error *err) {
     r->hot_continues += n > 0;
     return 0;
   }
-  /* samples at the event's time show the value just before it */
+  /* samples at the event's time show the value just before it; the
+   * snapshot compares against outputs settled at (t, y), not against what
+   * the last residual call left in the buffers */
+  if (bsim_run_settle(r, err) != 0)
+    return -1;
   bsim_run_snapshot(r);
   if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0)
     return -1;
@@ -344,12 +357,18 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   if (alloc_state(&r) != 0) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
   } else if (start(&r, err) == 0) {
-    while (!r.stopped && r.next_sample < s->nrows) {
+    while (!s->stop_after_start && !r.stopped && r.next_sample < s->nrows) {
       if (record_due(&r, err) != 0 ||
           (r.next_sample < s->nrows && step(&r, err) != 0))
         break;
     }
-    rc = r.stopped || r.next_sample >= s->nrows ? 0 : -1;
+    rc = s->stop_after_start || r.stopped || r.next_sample >= s->nrows ? 0
+                                                                        : -1;
+    s->final_t = r.t;
+    if (s->final_y) {
+      memcpy(s->final_y, r.y, sizeof(double) * (size_t)s->plan->ny);
+      memcpy(s->final_yp, r.yp, sizeof(double) * (size_t)s->plan->ny);
+    }
   }
   /* flag 5 always, so blocks release what flag 4 took */
   bsim_plan_bind(s->plan, r.t, r.y, r.yp, r.res, BSIM_PHASE_DISCRETE);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diagrams/diagram.h"
+#include "solvers/params.h"
 
 /* Xcos's defaults, so that a diagram without settings behaves as there. */
 static const double default_rtol = 1e-6, default_atol = 1e-6;
@@ -24,6 +25,117 @@ void bsim_options_init(bsim_options *o) {
   o->solver = NULL;
   o->max_events_per_instant = -1;
   o->max_fast_restarts = -1;
+  o->solver_param_names = NULL;
+  o->solver_param_values = NULL;
+  o->nsolver_params = 0;
+}
+
+const char *bsim_solver_at(size_t i, const char **summary) {
+  const bsim_engine_type *t = bsim_engine_at(i);
+  if (summary)
+    *summary = t ? t->summary : NULL;
+  return t ? t->name : NULL;
+}
+
+int bsim_solver_param_at(const char *solver, size_t i,
+                         bsim_solver_param_doc *out) {
+  const bsim_engine_type *t = solver ? bsim_engine_find(solver) : NULL;
+  if (!t || i >= (size_t)t->nparams)
+    return -1;
+  const bsim_engine_param *p = &t->params[i];
+  out->name = p->name;
+  out->type = p->type;
+  out->default_value = p->default_value;
+  out->choices = p->choices;
+  out->doc = p->doc;
+  return 0;
+}
+
+static void engine_names(char *names, size_t len) {
+  const bsim_engine_type *e;
+  names[0] = '\0';
+  for (size_t i = 0; (e = bsim_engine_at(i)) != NULL; i++) {
+    if (i)
+      strncat(names, ", ", len - strlen(names) - 1);
+    strncat(names, e->name, len - strlen(names) - 1);
+  }
+}
+
+static int add_param(bsim_sim *s, const char *name, const char *value) {
+  char *n = strdup(name), *v = strdup(value);
+  if (!n || !v) {
+    free(n);
+    free(v);
+    return -1;
+  }
+  s->param_names[s->nparams] = n;
+  s->param_values[s->nparams++] = v;
+  return 0;
+}
+
+/* The diagram's <solver-param> belong to the diagram's engine; the
+ * options' win per name. Each is checked alone first, so that a message can
+ * say where the bad one came from, then all together (repeats). */
+static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
+                                 const bsim_options *o, bsim_error *err) {
+  const char *file_engine =
+      ds->solver ? ds->solver : bsim_engine_at(0)->name;
+  int use_file = !(o && o->solver) || strcmp(o->solver, file_engine) == 0;
+  int nopt = o && o->nsolver_params > 0 ? o->nsolver_params : 0;
+  size_t cap = (size_t)(nopt + (use_file ? ds->nsolver_params : 0)) + 1;
+  s->param_names = calloc(cap, sizeof(char *));
+  s->param_values = calloc(cap, sizeof(char *));
+  if (!s->param_names || !s->param_values)
+    goto nomem;
+  char msg[1024];
+  for (int i = 0; use_file && i < ds->nsolver_params; i++) {
+    const dg_param *dp = &ds->solver_params[i];
+    int overridden = 0;
+    for (int k = 0; k < nopt; k++)
+      overridden |= o->solver_param_names && o->solver_param_names[k] &&
+                    strcmp(o->solver_param_names[k], dp->name) == 0;
+    if (overridden)
+      continue;
+    const char *nm[1] = {dp->name}, *vl[1] = {dp->expr};
+    bsim_engine_settings one = {0, 0, nm, vl, 1};
+    if (bsim_engine_params_check(s->engine, &one, msg, sizeof msg) != 0) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s:%d: <solver-param name=\"%s\">: %s (hint: "
+                     "`blocksim solvers %s` lists the parameters)",
+                     s->flat->file, dp->line, dp->name, msg, s->engine->name);
+      return -1;
+    }
+    if (add_param(s, dp->name, dp->expr) != 0)
+      goto nomem;
+  }
+  for (int k = 0; k < nopt; k++) {
+    const char *name = o->solver_param_names ? o->solver_param_names[k] : NULL;
+    const char *value =
+        o->solver_param_values ? o->solver_param_values[k] : NULL;
+    if (!name || !value) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "solver parameter %d of the run options has no name or "
+                     "no value",
+                     k + 1);
+      return -1;
+    }
+    if (add_param(s, name, value) != 0)
+      goto nomem;
+  }
+  bsim_engine_settings all = {0, 0, (const char *const *)s->param_names,
+                              (const char *const *)s->param_values,
+                              s->nparams};
+  if (bsim_engine_params_check(s->engine, &all, msg, sizeof msg) != 0) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: solver parameters: %s (hint: `blocksim solvers %s` "
+                   "lists the parameters)",
+                   s->flat->file, msg, s->engine->name);
+    return -1;
+  }
+  return 0;
+nomem:
+  bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  return -1;
 }
 
 /* Linear: N points from t0 to tf. Log: t0, then N-1 points geometrically
@@ -119,18 +231,16 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   }
   s->engine = bsim_engine_find(solver);
   if (!s->engine) {
-    char names[512] = "";
-    const bsim_engine_type *e;
-    for (size_t i = 0; (e = bsim_engine_at(i)) != NULL; i++) {
-      if (i)
-        strncat(names, ", ", sizeof names - strlen(names) - 1);
-      strncat(names, e->name, sizeof names - strlen(names) - 1);
-    }
+    char names[512];
+    engine_names(names, sizeof names);
     bsim_error_set(err, BSIM_ERR_INPUT,
-                   "%s: unknown solver '%s' (valid: %s)", s->flat->file, solver,
-                   names);
+                   "%s: unknown solver '%s' (valid: %s; hint: `blocksim "
+                   "solvers` describes them)",
+                   s->flat->file, solver, names);
     return -1;
   }
+  if (resolve_solver_params(s, ds, o, err) != 0)
+    return -1;
   if (sample_times(s, n, spacing) != 0) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
     return -1;
@@ -177,6 +287,12 @@ void bsim_sim_free(bsim_sim *s) {
   free(s->sources);
   free(s->data);
   free(s->times);
+  for (int i = 0; i < s->nparams; i++) {
+    free(s->param_names[i]);
+    free(s->param_values[i]);
+  }
+  free(s->param_names);
+  free(s->param_values);
   bsim_plan_free(s->plan);
   bsim_flat_free(s->flat);
   free(s);
@@ -225,4 +341,20 @@ const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
   if (value)
     *value = s->stat_values[i];
   return s->stat_names[i];
+}
+
+const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows,
+                           int *cols, const double **data) {
+  for (int b = 0; b < s->plan->nblocks; b++) {
+    const rt_block *rb = &s->plan->blocks[b];
+    if (rb->rec_rows == 0)
+      continue;
+    if (i-- > 0)
+      continue;
+    *rows = rb->rec_rows;
+    *cols = rb->rec_cols;
+    *data = rb->rec;
+    return rb->b.path;
+  }
+  return NULL;
 }

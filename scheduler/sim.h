@@ -17,6 +17,9 @@ struct bsim_sim {
   bsim_flat *flat;
   bsim_plan *plan;
   const bsim_engine_type *engine;
+  /* engine parameters: the diagram's merged with the options' (owned) */
+  char **param_names, **param_values;
+  int nparams;
   double t0, tf, rtol, atol;
   long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
   size_t nrows; /* samples */
@@ -27,6 +30,12 @@ struct bsim_sim {
   const double **sources; /* where each column's value lives after outputs */
   double *data;           /* nrows x ncols, row-major */
   size_t filled;          /* rows recorded so far */
+
+  /* For analysis: stop once consistent initial values are known, and/or
+   * receive the final y, y' (plan->ny entries each, caller-owned). */
+  int stop_after_start;
+  double *final_y, *final_yp;
+  double final_t;
 
   int nstats;
   const char *stat_names[BSIM_MAX_STATS];

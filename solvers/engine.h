@@ -27,6 +27,14 @@ typedef struct bsim_problem {
   int (*roots)(double t, const double *y, const double *yp, double *g,
                void *user);
   void *user;
+  /* 1 when F = y' - f(t, y) exactly (no algebraic unknowns, no implicit
+   * blocks): ODE engines then compute f = -F(t, y, 0). */
+  int ode_form;
+  /* Structure of dF/dy + dF/dy' in compressed sparse column form (n+1
+   * column pointers, then row indices), or NULL when unknown. Sparse and
+   * banded linear solvers and colored finite differences use it. */
+  const int *pattern_colptr;
+  const int *pattern_rowidx;
 } bsim_problem;
 
 /* Engine settings common to all engines; engine-specific ones come as

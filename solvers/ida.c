@@ -23,41 +23,22 @@
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_band.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_band.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
-#include "solvers/engine.h"
-#include "solvers/params.h"
+#include "solvers/ida_int.h"
 
 extern const bsim_engine_type bsim_engine_ida;
-
-/* Indices into ida_params; keep both in the same order. */
-enum {
-  P_LINSOL,
-  P_BAND_UPPER,
-  P_BAND_LOWER,
-  P_MAX_ORDER,
-  P_MAX_STEPS,
-  P_INIT_STEP,
-  P_MAX_STEP,
-  P_CALCIC,
-  P_SUPPRESS_ALG,
-  P_MAX_NONLIN_ITERS,
-  P_COUNT
-};
-enum { LS_DENSE, LS_BAND, LS_KLU };
-enum { IC_YA_YDP, IC_Y, IC_NONE };
 
 static const bsim_engine_param ida_params[P_COUNT] = {
     {"linear-solver", "choice", "dense", "dense|band|klu",
      "linear solver for the Newton iteration: dense (small systems), band "
-     "(unknowns coupled only to near neighbours); klu is not available yet"},
+     "(unknowns coupled only to near neighbours), klu (sparse LU with a "
+     "colored finite-difference Jacobian; large diagrams)"},
     {"band-upper", "int", "-1", NULL,
-     "upper half-bandwidth for linear-solver=band; -1 = n-1"},
+     "upper half-bandwidth for linear-solver=band; -1 = from the system's "
+     "sparsity pattern"},
     {"band-lower", "int", "-1", NULL,
-     "lower half-bandwidth for linear-solver=band; -1 = n-1"},
+     "lower half-bandwidth for linear-solver=band; -1 = from the system's "
+     "sparsity pattern"},
     {"max-order", "int", "5", NULL, "highest BDF order, 1..5"},
     {"max-steps", "int", "100000", NULL,
      "most internal steps in one advance (between two outputs or events)"},
@@ -74,28 +55,6 @@ static const bsim_engine_param ida_params[P_COUNT] = {
      "Newton iterations per step before the step is retried smaller"},
 };
 
-struct bsim_engine {
-  SUNContext ctx;
-  void *mem;
-  N_Vector y, yp, id, tmp;
-  SUNMatrix A;
-  SUNLinearSolver ls;
-  int n, ng;
-  int (*residual)(double, const double *, const double *, double *, void *);
-  int (*roots)(double, const double *, const double *, double *, void *);
-  void *user;
-  int calcic;
-  double t;          /* time of the values last handed out */
-  int stepped;       /* IDASolve called since the last (re)init */
-  int tstop_set;     /* the caller's stop time is pending */
-  double tstop;
-  int ida_tstop;     /* IDA itself holds a finite stop time */
-  bsim_adv_status last_adv;
-  bsim_engine_stats before; /* counters up to the last reinit */
-  int banked; /* IDA's counters are in before and not yet reset by IDA */
-  char sunmsg[512];         /* last error message from SUNDIALS */
-  char err[1024];
-};
 
 /* ---- callbacks ---------------------------------------------------------- */
 
@@ -220,6 +179,9 @@ static void ida_free(bsim_engine *e) {
     SUNLinSolFree(e->ls);
   if (e->A)
     SUNMatDestroy(e->A);
+  bsim_cfd_free(e->cfd);
+  free(e->colptr);
+  free(e->rowidx);
   N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp};
   for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
     if (*vs[i])
@@ -264,31 +226,7 @@ static int check_ranges(const bsim_param_value *v, char *msg, size_t msglen) {
       bsim_engine_param_range(t, P_BAND_UPPER, v, -1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen))
     return -1;
-  if (v[P_LINSOL].choice == LS_KLU) {
-    snprintf(msg, msglen,
-             "ida: linear-solver=klu is not available yet (it needs the "
-             "system's sparsity pattern, which is not passed to engines yet); "
-             "use linear-solver=dense or band");
-    return -1;
-  }
   return 0;
-}
-
-static int make_linear_solver(bsim_engine *e, const bsim_param_value *v) {
-  sunindextype n = e->n;
-  if (v[P_LINSOL].choice == LS_BAND) {
-    sunindextype mu = v[P_BAND_UPPER].i, ml = v[P_BAND_LOWER].i;
-    if (mu < 0 || mu > n - 1)
-      mu = n - 1;
-    if (ml < 0 || ml > n - 1)
-      ml = n - 1;
-    e->A = SUNBandMatrix(n, mu, ml, e->ctx);
-    e->ls = e->A ? SUNLinSol_Band(e->y, e->A, e->ctx) : NULL;
-  } else {
-    e->A = SUNDenseMatrix(n, n, e->ctx);
-    e->ls = e->A ? SUNLinSol_Dense(e->y, e->A, e->ctx) : NULL;
-  }
-  return e->ls ? IDASetLinearSolver(e->mem, e->ls, e->A) : IDA_MEM_FAIL;
 }
 
 static bsim_engine *ida_create(const bsim_problem *p,
@@ -298,7 +236,8 @@ static bsim_engine *ida_create(const bsim_problem *p,
   bsim_param_value v[P_COUNT];
   if (check_inputs(p, s, msg, msglen) ||
       bsim_engine_params_resolve(&bsim_engine_ida, s, v, msg, msglen) ||
-      check_ranges(v, msg, msglen))
+      check_ranges(v, msg, msglen) ||
+      bsim_ida_check_pattern(p, v, msg, msglen))
     return NULL;
   if (!isfinite(t0)) {
     snprintf(msg, msglen, "ida: the start time must be finite");
@@ -361,7 +300,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
   if (v[P_MAX_STEP].r > 0)
     TRY(IDASetMaxStep(e->mem, v[P_MAX_STEP].r));
   TRY(IDASetMaxNonlinIters(e->mem, (int)v[P_MAX_NONLIN_ITERS].i));
-  TRY(make_linear_solver(e, v));
+  TRY(bsim_ida_linear_solver(e, p, v));
   if (e->ng > 0) {
     TRY(IDARootInit(e->mem, e->ng, ida_roots));
     if (p->gdir) {
@@ -426,6 +365,7 @@ static void ida_stats(const bsim_engine *e, bsim_engine_stats *st) {
     current_stats(e, &cur);
     add_stats(st, &cur);
   }
+  st->residual_evals += e->jac_res_evals; /* never reset: not banked */
 }
 
 /* ---- stop time ---------------------------------------------------------- */

@@ -118,6 +118,19 @@ int bsim_engine_params_resolve(const bsim_engine_type *t,
   return 0;
 }
 
+int bsim_engine_params_check(const bsim_engine_type *t,
+                             const bsim_engine_settings *s, char *msg,
+                             size_t msglen) {
+  bsim_param_value *v = calloc((size_t)(t->nparams ? t->nparams : 1), sizeof *v);
+  if (!v) {
+    snprintf(msg, msglen, "%s: out of memory", t->name);
+    return -1;
+  }
+  int rc = bsim_engine_params_resolve(t, s, v, msg, msglen);
+  free(v);
+  return rc;
+}
+
 int bsim_engine_param_range(const bsim_engine_type *t, int idx,
                             const bsim_param_value *v, double lo, double hi,
                             char *msg, size_t msglen) {

@@ -29,6 +29,13 @@ int bsim_engine_params_resolve(const bsim_engine_type *t,
                                const bsim_engine_settings *s,
                                bsim_param_value *out, char *msg, size_t msglen);
 
+/* The same checks without keeping the values: for validating settings
+ * before an engine is created (bad input is then reported before the run
+ * starts). 0, or -1 with a message. */
+int bsim_engine_params_check(const bsim_engine_type *t,
+                             const bsim_engine_settings *s, char *msg,
+                             size_t msglen);
+
 /* Range check for numeric parameter idx: lo <= value <= hi, else -1 with a
  * message. */
 int bsim_engine_param_range(const bsim_engine_type *t, int idx,

@@ -9,7 +9,8 @@
 
 #include "solvers/engine.h"
 
-#define BSIM_ENGINE_LIST(X) X(ida)
+#define BSIM_ENGINE_LIST(X)                                                    \
+  X(ida) X(cvode_bdf) X(cvode_adams) X(rk45) X(rk8pd) X(msbdf) X(rk4) X(euler)
 
 #define BSIM_DECLARE_ENGINE(id) extern const bsim_engine_type bsim_engine_##id;
 BSIM_ENGINE_LIST(BSIM_DECLARE_ENGINE)

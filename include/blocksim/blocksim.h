@@ -79,9 +79,29 @@ typedef struct bsim_options {
    * than the engine's minimum step. */
   long max_events_per_instant; /* default 1000 */
   long max_fast_restarts;      /* default 100 */
+  /* Solver parameters as name=value text (nsolver_params of each), e.g.
+   * "linear-solver" = "klu". They replace the diagram's <solver-param> of
+   * the same name; the diagram's are dropped when `solver` names another
+   * engine than the diagram's. Checked by bsim_sim_create. */
+  const char *const *solver_param_names;
+  const char *const *solver_param_values;
+  int nsolver_params;
 } bsim_options;
 
 void bsim_options_init(bsim_options *o);
+
+/* The solvers (engines) the library knows, for help texts: the i-th name
+ * and one-line summary, or NULL past the end. The first is the default. */
+const char *bsim_solver_at(size_t i, const char **summary);
+
+/* Documentation of the solver's i-th parameter; type is "int", "real" or
+ * "choice" (then choices is "a|b|c", else NULL). 0, or -1 past the end or
+ * for an unknown solver. */
+typedef struct bsim_solver_param_doc {
+  const char *name, *type, *default_value, *choices, *doc;
+} bsim_solver_param_doc;
+int bsim_solver_param_at(const char *solver, size_t i,
+                         bsim_solver_param_doc *out);
 
 typedef struct bsim_sim bsim_sim;
 
@@ -131,6 +151,81 @@ int bsim_records_write_csv(const bsim_sim *s, const char *dir,
  * temporary file renamed on success. path NULL = the FILE* out. */
 int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,
                           bsim_error *err);
+
+/* ------------------------------------------------------------------ */
+/* System analysis (scheduler/analyze.c, `blocksim analyze/linearize`) */
+/* ------------------------------------------------------------------ */
+
+typedef struct bsim_analysis bsim_analysis;
+
+/* Analyse the system F(t, y, y') = 0 of a diagram at its consistent
+ * initial point (at <= 0) or at time `at` (the run goes there, past the
+ * diagram's final time if need be). Jacobians are central finite
+ * differences of the residual; the structural check, the index check and
+ * the eigenvalues of the reduced Jacobian are computed here. When no
+ * consistent point can be found the analysis goes on at the initial guess
+ * and bsim_analysis_note says so. NULL on error (err says why). */
+bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
+                                    const bsim_options *o, double at,
+                                    bsim_error *err);
+void bsim_analysis_free(bsim_analysis *a);
+
+double bsim_analysis_time(const bsim_analysis *a);
+const char *bsim_analysis_note(const bsim_analysis *a); /* "" when consistent */
+
+/* Unknowns y = [yd; ya] (nd differential, na algebraic), equations
+ * F = [f; g] in the same order. Returns nd + na. */
+int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na);
+/* "PATH.x[k]" (state k of a block) or "PATH:PORT" / "PATH:PORT[k]" (a
+ * torn loop signal); equations "PATH.f[k]" and "PATH:PORT.g". */
+const char *bsim_analysis_unknown(const bsim_analysis *a, int j);
+const char *bsim_analysis_equation(const bsim_analysis *a, int i);
+/* Interface name of the block unknown / equation j comes from. */
+const char *bsim_analysis_block_type(const bsim_analysis *a, int j);
+/* dF/dy (wrt_yp = 0) or dF/dy' (wrt_yp = 1): n x n, row-major. */
+const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp);
+
+/* Structural rank (size of a maximum matching of equations to unknowns
+ * over [dF/dyd' dF/dya]); *message names what is unmatched ("" when the
+ * rank is n). */
+int bsim_analysis_structural_rank(const bsim_analysis *a,
+                                  const char **message);
+/* Numerical rank of dg/dya (na when the index is at most 1), the
+ * threshold used, and a message naming the blocks when it is lower. */
+int bsim_analysis_algebraic_rank(const bsim_analysis *a, double *threshold,
+                                 const char **message);
+/* Eigenvalues of dyd'/dyd (nd of them, sorted by real part), or -1 when
+ * the algebraic unknowns cannot be eliminated (higher index). */
+int bsim_analysis_eigenvalues(const bsim_analysis *a, const double **re,
+                              const double **im);
+/* The reduced Jacobian dyd'/dyd (nd x nd, row-major) or NULL. */
+const double *bsim_analysis_reduced(const bsim_analysis *a);
+/* 0 stable (all Re < 0), 1 marginal, 2 unstable, 3 unknown; *stiffness =
+ * max |Re| / min |Re| over the eigenvalues with Re < 0 (0 if none). */
+int bsim_analysis_stability(const bsim_analysis *a, double *stiffness);
+
+/* DIR/dFdy.mtx, DIR/dFdyp.mtx (MatrixMarket) and DIR/unknowns.txt; DIR is
+ * created if missing. */
+int bsim_analysis_export_jacobian(const bsim_analysis *a, const char *dir,
+                                  bsim_error *err);
+
+/* Linearize about the analysis point: x' = A x + B u, y = C x + D u.
+ * inputs are output ports "PATH:PORT" (or "PATH" for a block with one
+ * output) whose value is treated as u; outputs are observe names or
+ * output ports. 0, or -1 with err set (status 2 for an unknown signal). */
+int bsim_analysis_linearize(bsim_analysis *a, const char *const *inputs,
+                            int ninputs, const char *const *outputs,
+                            int noutputs, bsim_error *err);
+/* which = 'A', 'B', 'C' or 'D': row-major, *rows x *cols; NULL before
+ * bsim_analysis_linearize. */
+const double *bsim_analysis_matrix(const bsim_analysis *a, char which,
+                                   int *rows, int *cols);
+/* Scalar input / output k (vector ports give NAME[i]); NULL past the end. */
+const char *bsim_analysis_input(const bsim_analysis *a, int k);
+const char *bsim_analysis_output(const bsim_analysis *a, int k);
+/* DIR/A.mtx .. DIR/D.mtx, DIR/inputs.txt, DIR/outputs.txt. */
+int bsim_analysis_export_linear(const bsim_analysis *a, const char *dir,
+                                bsim_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,287 @@
+/*
+ * The structure of dF/dy + dF/dy' read off the compiled plan, so that sparse
+ * and banded linear solvers and colored finite differences need not discover
+ * it numerically (n residual calls for a dense Jacobian are what makes large
+ * diagrams slow).
+ *
+ * Every output buffer gets the set of unknowns its value depends on during a
+ * residual call: its block's states (all of them, since a block does not say
+ * which state feeds which output) plus what its direct-feedthrough inputs
+ * depend on. A consumer of a torn signal reads w, i.e. the torn unknowns
+ * only. Sets are built in evaluation order, as sorted arrays; a set equal to
+ * one of its sources is shared rather than copied, so a chain of 10^5
+ * blocks costs linear time and memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/plan.h"
+
+/* Beyond this many stored indices the pattern is not worth holding: a
+ * system that dense is better served by the dense solver. */
+static const size_t pattern_cap = (size_t)1 << 26;
+
+typedef struct iset {
+  size_t off; /* into the pool: offsets survive its reallocation */
+  int len;
+} iset;
+
+typedef struct builder {
+  int *pool;
+  size_t used, cap;
+  int *a, *b; /* merge scratch */
+  size_t acap, bcap;
+  int too_big;
+} builder;
+
+static int grow(int **buf, size_t *cap, size_t need) {
+  if (need <= *cap)
+    return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  int *nb = realloc(*buf, c * sizeof(int));
+  if (!nb)
+    return -1;
+  *buf = nb;
+  *cap = c;
+  return 0;
+}
+
+/* Append len indices to the pool; -1 out of memory or over the cap. */
+static int pool_put(builder *bd, const int *v, int len, iset *out) {
+  if (bd->used + (size_t)len > pattern_cap) {
+    bd->too_big = 1;
+    return -1;
+  }
+  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)len + 1) != 0)
+    return -1;
+  memcpy(bd->pool + bd->used, v, sizeof(int) * (size_t)len);
+  out->off = bd->used;
+  out->len = len;
+  bd->used += (size_t)len;
+  return 0;
+}
+
+static int pool_range(builder *bd, int first, int n, iset *out) {
+  if (bd->used + (size_t)n > pattern_cap) {
+    bd->too_big = 1;
+    return -1;
+  }
+  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)n + 1) != 0)
+    return -1;
+  for (int i = 0; i < n; i++)
+    bd->pool[bd->used + (size_t)i] = first + i;
+  out->off = bd->used;
+  out->len = n;
+  bd->used += (size_t)n;
+  return 0;
+}
+
+/* Union of k sorted sets. One non-empty set is returned as is (shared). */
+static int union_of(builder *bd, const iset *sets, int k, iset *out) {
+  int first = -1, nonempty = 0;
+  size_t total = 0;
+  for (int i = 0; i < k; i++) {
+    if (sets[i].len == 0)
+      continue;
+    if (first < 0)
+      first = i;
+    nonempty++;
+    total += (size_t)sets[i].len;
+  }
+  if (nonempty <= 1) {
+    *out = first < 0 ? (iset){0, 0} : sets[first];
+    return 0;
+  }
+  if (grow(&bd->a, &bd->acap, total) != 0 ||
+      grow(&bd->b, &bd->bcap, total) != 0)
+    return -1;
+  int alen = sets[first].len;
+  memcpy(bd->a, bd->pool + sets[first].off, sizeof(int) * (size_t)alen);
+  for (int i = first + 1; i < k; i++) {
+    if (sets[i].len == 0)
+      continue;
+    const int *x = bd->a, *y = bd->pool + sets[i].off;
+    int nx = alen, ny = sets[i].len, ix = 0, iy = 0, n = 0;
+    while (ix < nx || iy < ny) {
+      int v;
+      if (iy >= ny || (ix < nx && x[ix] < y[iy]))
+        v = x[ix++];
+      else if (ix >= nx || y[iy] < x[ix])
+        v = y[iy++];
+      else {
+        v = x[ix++];
+        iy++;
+      }
+      bd->b[n++] = v;
+    }
+    int *t = bd->a;
+    size_t c = bd->acap;
+    bd->a = bd->b;
+    bd->acap = bd->bcap;
+    bd->b = t;
+    bd->bcap = c;
+    alen = n;
+  }
+  return pool_put(bd, bd->a, alen, out);
+}
+
+/* What a consumer of output (blk, port) reads: a torn copy or the buffer. */
+static iset read_set(const iset *outset, const iset *tornset,
+                     const int *torn_of, const int *portbase, int blk,
+                     int port) {
+  int t = torn_of[portbase[blk] + port];
+  return t >= 0 ? tornset[t] : outset[blk];
+}
+
+int bsim_plan_sparsity(bsim_plan *p) {
+  const bsim_flat *f = p->flat;
+  int nb = p->nblocks, ny = p->ny, rc = -1;
+  builder bd = {0};
+  int *portbase = calloc((size_t)nb + 1, sizeof(int));
+  int *inbase = calloc((size_t)nb + 1, sizeof(int));
+  iset *outset = calloc((size_t)nb + 1, sizeof(iset));
+  iset *tornset = calloc((size_t)p->ntorn + 1, sizeof(iset));
+  iset *rowset = calloc((size_t)ny, sizeof(iset));
+  iset *cand = NULL;
+  int *torn_of = NULL, *src_blk = NULL, *src_port = NULL, *colptr = NULL,
+      *rowidx = NULL, *fill = NULL;
+  if (!portbase || !inbase || !outset || !tornset || !rowset)
+    goto done;
+  int maxin = 0;
+  for (int i = 0; i < nb; i++) {
+    const bsim_model *m = &f->blocks[i].model;
+    portbase[i + 1] = portbase[i] + m->nout;
+    inbase[i + 1] = inbase[i] + m->nin;
+    if (m->nin > maxin)
+      maxin = m->nin;
+  }
+  torn_of = malloc(sizeof(int) * (size_t)(portbase[nb] + 1));
+  src_blk = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
+  src_port = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
+  cand = calloc((size_t)maxin + 2, sizeof(iset));
+  if (!torn_of || !src_blk || !src_port || !cand)
+    goto done;
+  for (int i = 0; i < portbase[nb]; i++)
+    torn_of[i] = -1;
+  for (int i = 0; i < inbase[nb]; i++)
+    src_blk[i] = -1;
+  for (int t = 0; t < p->ntorn; t++) {
+    torn_of[portbase[p->torn[t].block] + p->torn[t].port] = t;
+    if (pool_range(&bd, p->torn[t].yoff, p->torn[t].n, &tornset[t]) != 0)
+      goto done;
+  }
+  for (int l = 0; l < f->nlinks; l++) {
+    const bsim_flat_link *ln = &f->links[l];
+    src_blk[inbase[ln->to_block] + ln->to_port] = ln->from_block;
+    src_port[inbase[ln->to_block] + ln->to_port] = ln->from_port;
+  }
+
+  /* Output sets in evaluation order. Blocks the residual does not call
+   * (no states, activated by events) hold constants: empty sets. */
+  for (int k = 0; k < nb; k++) {
+    int b = p->order[k];
+    const rt_block *rb = &p->blocks[b];
+    const bsim_model *m = &f->blocks[b].model;
+    int nc = 0;
+    if (!rb->active || m->nout == 0)
+      continue;
+    iset own = {0, 0};
+    if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0)
+      goto done;
+    cand[nc++] = own;
+    for (int u = 0; u < m->nin; u++) {
+      int sb = src_blk[inbase[b] + u];
+      if (sb >= 0 && m->dep_u[u])
+        cand[nc++] = read_set(outset, tornset, torn_of, portbase, sb,
+                              src_port[inbase[b] + u]);
+    }
+    if (union_of(&bd, cand, nc, &outset[b]) != 0)
+      goto done;
+  }
+
+  /* Rows: a state's equation reads all the block's states and every input
+   * (derivatives use inputs whether or not they feed through); a torn
+   * signal's equation is w - h, h being its producer's output. */
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    int b = p->state_blocks[k];
+    const rt_block *rb = &p->blocks[b];
+    const bsim_model *m = &f->blocks[b].model;
+    int nc = 0;
+    iset own;
+    if (pool_range(&bd, rb->xoff, m->nx, &own) != 0)
+      goto done;
+    cand[nc++] = own;
+    for (int u = 0; u < m->nin; u++) {
+      int sb = src_blk[inbase[b] + u];
+      if (sb >= 0)
+        cand[nc++] = read_set(outset, tornset, torn_of, portbase, sb,
+                              src_port[inbase[b] + u]);
+    }
+    iset row;
+    if (union_of(&bd, cand, nc, &row) != 0)
+      goto done;
+    for (int i = 0; i < m->nx; i++)
+      rowset[rb->xoff + i] = row;
+  }
+  for (int t = 0; t < p->ntorn; t++) {
+    iset two[2] = {tornset[t], outset[p->torn[t].block]};
+    iset row;
+    if (union_of(&bd, two, 2, &row) != 0)
+      goto done;
+    for (int i = 0; i < p->torn[t].n; i++)
+      rowset[p->torn[t].yoff + i] = row;
+  }
+  if (p->dummy && pool_range(&bd, 0, 1, &rowset[0]) != 0)
+    goto done;
+
+  /* Transpose rows into columns; rows visited in order keep each column's
+   * row indices sorted. */
+  size_t nnz = 0;
+  for (int i = 0; i < ny; i++)
+    nnz += (size_t)rowset[i].len;
+  if (nnz > pattern_cap) {
+    bd.too_big = 1;
+    goto done;
+  }
+  colptr = calloc((size_t)ny + 1, sizeof(int));
+  rowidx = malloc(sizeof(int) * (nnz ? nnz : 1));
+  fill = calloc((size_t)ny + 1, sizeof(int));
+  if (!colptr || !rowidx || !fill)
+    goto done;
+  for (int i = 0; i < ny; i++)
+    for (int q = 0; q < rowset[i].len; q++)
+      colptr[bd.pool[rowset[i].off + (size_t)q] + 1]++;
+  for (int j = 0; j < ny; j++)
+    colptr[j + 1] += colptr[j];
+  for (int i = 0; i < ny; i++)
+    for (int q = 0; q < rowset[i].len; q++) {
+      int j = bd.pool[rowset[i].off + (size_t)q];
+      rowidx[colptr[j] + fill[j]++] = i;
+    }
+  p->pat_colptr = colptr;
+  p->pat_rowidx = rowidx;
+  p->pat_nnz = (long)nnz;
+  colptr = rowidx = NULL;
+  rc = 0;
+done:
+  if (rc != 0 && bd.too_big)
+    rc = 0; /* no pattern: sparse solvers will say so */
+  free(bd.pool);
+  free(bd.a);
+  free(bd.b);
+  free(portbase);
+  free(inbase);
+  free(outset);
+  free(tornset);
+  free(rowset);
+  free(cand);
+  free(torn_of);
+  free(src_blk);
+  free(src_port);
+  free(colptr);
+  free(rowidx);
+  free(fill);
+  return rc;
+}

@@ -1,0 +1,55 @@
+# Solver choice from the command line: `blocksim solvers [NAME]`, --solver
+# and --solver-param (which win over the diagram's <solver-param> per name),
+# and status 2 with the list of valid choices for every kind of mistake.
+include(${CMAKE_CURRENT_LIST_DIR}/lib/expect.cmake)
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(decay "${E2E}/decay.xml")
+set(klu "${DATA}/solvers/klu_decay.xml")
+
+# The listing names ida with its parameters, one line each.
+expect_ok(solvers)
+expect_match("${RUN_OUT}" "ida: SUNDIALS IDA" "solvers lists ida")
+expect_match("${RUN_OUT}" "linear-solver [(]dense[|]band[|]klu, default dense[)]"
+             "solvers shows linear-solver's choices and default")
+expect_ok(solvers ida)
+expect_match("${RUN_OUT}" "max-order +int +default 5" "solvers ida in full")
+expect_fail(2 "nosuch.*valid: ida" solvers nosuch)
+
+# x' = -x/2 from x(0) = 1: x(10) = e^-5 = 0.006737947 with every linear
+# solver (rtol 1e-8 in the file; 1e-7 absolute allows for its global error).
+foreach(ls dense band klu)
+  expect_ok(run "${decay}" --solver ida --solver-param linear-solver=${ls})
+  expect_csv("${RUN_OUT}" "time,x" 101 "decay with ${ls}")
+  list(GET CSV_ROWS 100 last)
+  csv_field("${last}" 1 x)
+  expect_near("${x}" "0.006737947" 7 1 "x(10) with ${ls}")
+endforeach()
+
+# The file asks for klu; the command line wins per name.
+expect_ok(run "${klu}" --solver-param linear-solver=dense --stats)
+expect_csv("${RUN_OUT}" "time,x" 5 "klu_decay overridden")
+list(GET CSV_ROWS 4 last)
+csv_field("${last}" 1 x)
+expect_near("${x}" "0.3678794412" 8 2 "x(2) = e^-1")
+
+# Mistakes: engine, parameter name, value, shape of the option, and a
+# mistake in the file naming its line.
+expect_fail(2 "nosuch.*valid: ida" run "${decay}" --solver nosuch)
+expect_fail(2 "max-ordr.*valid parameters: linear-solver.*max-order"
+            run "${decay}" --solver-param max-ordr=3)
+expect_fail(2 "linear-solver must be one of dense[|]band[|]klu, not 'sparse'"
+            run "${decay}" --solver-param linear-solver=sparse)
+expect_fail(2 "max-order must be between 1 and 5"
+            run "${decay}" --solver-param max-order=9)
+expect_fail(2 "KEY=VALUE" run "${decay}" --solver-param linear-solver)
+expect_fail(2 "--solver" run "${decay}" --solver)
+expect_fail(2 "bad_param[.]xml:6.*max-ordr.*max-order"
+            run "${DATA}/solvers/bad_param.xml")
+expect_fail(2 "bad_value[.]xml:5.*dense[|]band[|]klu"
+            run "${DATA}/solvers/bad_value.xml")
+
+file(GLOB left "${WORK}/*")
+if(left)
+  message(FATAL_ERROR "bad input left files behind: ${left}")
+endif()

@@ -1,0 +1,366 @@
+/*
+ * Checks the "cvode-bdf" and "cvode-adams" engines through the engine
+ * interface only: accuracy on an oscillator and on stiff problems (against
+ * IDA at a tight tolerance), root finding with directions, exact stop
+ * times, interpolation, statistics across restarts, failures and
+ * parameter checking.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "solvers/engine.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+static const char *const engines[] = {"cvode-bdf", "cvode-adams"};
+static const double W = 2 * 3.14159265358979323846;
+static const double ones[3] = {1, 1, 1};
+
+static int osc_res(double t, const double *y, const double *yp, double *r,
+                   void *u) {
+  r[0] = yp[0] - y[1];
+  r[1] = yp[1] + W * W * y[0];
+  return BSIM_CB_OK;
+}
+
+static int stiff_res(double t, const double *y, const double *yp, double *r,
+                     void *u) {
+  r[0] = yp[0] + 1000.0 * (y[0] - cos(t));
+  return BSIM_CB_OK;
+}
+
+/* Robertson's kinetics, stiff with rates over nine decades. */
+static int robertson_res(double t, const double *y, const double *yp,
+                         double *r, void *u) {
+  double a = 0.04 * y[0], b = 1e4 * y[1] * y[2], c = 3e7 * y[1] * y[1];
+  r[0] = yp[0] - (-a + b);
+  r[1] = yp[1] - (a - b - c);
+  r[2] = yp[2] - c;
+  return BSIM_CB_OK;
+}
+
+static int ramp_res(double t, const double *y, const double *yp, double *r,
+                    void *u) {
+  r[0] = yp[0] - 1.0;
+  return BSIM_CB_OK;
+}
+
+/* g = y - 0.5, and y' itself through the root function's y' argument,
+ * which must be f (= 1): g2 = y' - 1 + (y - 0.25) crosses at 0.25 only if
+ * y' is passed right. */
+static int ramp_roots(double t, const double *y, const double *yp, double *g,
+                      void *u) {
+  g[0] = y[0] - 0.5;
+  g[1] = (yp[0] - 1.0) + (y[0] - 0.25);
+  return BSIM_CB_OK;
+}
+
+static int fatal_res(double t, const double *y, const double *yp, double *r,
+                     void *u) {
+  r[0] = yp[0] + y[0];
+  return t > 0.7 ? BSIM_CB_FATAL : BSIM_CB_OK;
+}
+
+static bsim_engine *make(const char *name, bsim_problem *p, double rtol,
+                         double atol, const char *const *names,
+                         const char *const *values, int np, double t0,
+                         const double *y0, char *msg, size_t len) {
+  bsim_engine_settings s = {rtol, atol, names, values, np};
+  msg[0] = '\0';
+  return bsim_engine_find(name)->create(p, &s, t0, y0, NULL, msg, len);
+}
+
+/* 10 periods, outputs every 0.05, rtol 1e-8: the global error of CVODE
+ * stays near 1e-7 over ~63 radians, 1e-5 absolute is a safe bound. */
+static void test_oscillator(const char *name, const char *const *pn,
+                            const char *const *pv, int np) {
+  const bsim_engine_type *t = bsim_engine_find(name);
+  bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
+  double y[2] = {1, 0}, yp[2] = {0, 0}, tret;
+  char err[512];
+  bsim_engine *e = make(name, &p, 1e-8, 1e-10, pn, pv, np, 0, y, err,
+                        sizeof err);
+  CHECK(e != NULL, "%s: %s", name, err);
+  if (!e)
+    return;
+  CHECK(t->calc_ic(e, 0.05, y, yp) == 0, "%s", t->last_error(e));
+  CHECK(yp[0] == 0 && yp[1] == -W * W, "%s y'(0) = %g %g", name, yp[0], yp[1]);
+  double worst = 0;
+  for (int k = 1; k <= 200; k++) {
+    double tout = 0.05 * k;
+    bsim_adv_status st = t->advance(e, tout, &tret, y, yp);
+    CHECK(st == BSIM_ADV_OK && tret == tout, "%s %d t %.17g: %s", name, st,
+          tret, t->last_error(e));
+    if (st != BSIM_ADV_OK)
+      break;
+    worst = fmax(worst, fabs(y[0] - cos(W * tout)));
+    worst = fmax(worst, fabs(y[1] / W + sin(W * tout)));
+  }
+  CHECK(worst <= 1e-5, "%s worst %.3g", name, worst);
+  /* y' handed out is f(t, y): exact relation with y. */
+  CHECK(yp[0] == y[1] && yp[1] == -W * W * y[0], "%s y' %g %g", name, yp[0],
+        yp[1]);
+  /* CVODE usually steps past tout: 10 - 1e-3 is inside its last step, and
+   * its interpolant is as accurate as the steps (same 1e-5). */
+  double d[2];
+  CHECK(t->interpolate(e, 10 - 1e-3, 0, d) == 0, "%s", t->last_error(e));
+  CHECK(fabs(d[0] - cos(W * (10 - 1e-3))) <= 1e-5, "%s interp %.12g", name,
+        d[0]);
+  CHECK(t->interpolate(e, 2.0, 0, d) == -1 &&
+            strstr(t->last_error(e), "t=2") != NULL,
+        "%s: %s", name, t->last_error(e));
+  bsim_engine_stats s;
+  t->stats(e, &s);
+  CHECK(s.steps > 100 && s.residual_evals > s.steps &&
+            s.nonlinear_iterations > 0,
+        "%s steps %ld evals %ld nni %ld", name, s.steps, s.residual_evals,
+        s.nonlinear_iterations);
+  fprintf(stderr, "%s oscillator: worst %.2e, %ld steps, %ld f evals\n", name,
+          worst, s.steps, s.residual_evals);
+  t->free(e);
+}
+
+/* Reference solutions from IDA at rtol 1e-10 through the same interface. */
+static void reference(bsim_problem *p, const double *y0, const double *touts,
+                      int nt, double *ref) {
+  const bsim_engine_type *t = bsim_engine_find("ida");
+  double y[3], yp[3] = {0, 0, 0}, tret;
+  memcpy(y, y0, (size_t)p->n * sizeof *y);
+  char err[512];
+  bsim_engine_settings s = {1e-10, 1e-14, NULL, NULL, 0};
+  bsim_engine *e = t->create(p, &s, 0, y, yp, err, sizeof err);
+  CHECK(e != NULL, "ida: %s", err);
+  if (!e)
+    return;
+  CHECK(t->calc_ic(e, touts[0], y, yp) == 0, "ida: %s", t->last_error(e));
+  for (int k = 0; k < nt; k++) {
+    CHECK(t->advance(e, touts[k], &tret, y, yp) == BSIM_ADV_OK, "ida: %s",
+          t->last_error(e));
+    memcpy(ref + k * p->n, y, (size_t)p->n * sizeof *y);
+  }
+  t->free(e);
+}
+
+/* cvode-bdf at rtol 1e-8 (atol far below the smallest component) agrees
+ * with IDA at 1e-10 to 1e-6 relative on every component. */
+static void test_stiff(void) {
+  const bsim_engine_type *t = bsim_engine_find("cvode-bdf");
+  const double tl[] = {0.01, 0.1, 0.5, 1.0, 2.0};
+  const double tr[] = {0.4, 4.0, 40.0, 400.0};
+  struct {
+    bsim_problem p;
+    double y0[3], atol;
+    const double *touts;
+    int nt;
+  } cases[] = {
+      {{.n = 1, .id = ones, .residual = stiff_res, .ode_form = 1},
+       {0, 0, 0}, 1e-12, tl, 5},
+      {{.n = 3, .id = ones, .residual = robertson_res, .ode_form = 1},
+       {1, 0, 0}, 1e-14, tr, 4},
+  };
+  for (int c = 0; c < 2; c++) {
+    double ref[15] = {0}, y[3], yp[3], tret;
+    reference(&cases[c].p, cases[c].y0, cases[c].touts, cases[c].nt, ref);
+    memcpy(y, cases[c].y0, sizeof y);
+    char err[512];
+    bsim_engine *e = make("cvode-bdf", &cases[c].p, 1e-8, cases[c].atol, NULL,
+                          NULL, 0, 0, y, err, sizeof err);
+    CHECK(e != NULL, "%s", err);
+    if (!e)
+      continue;
+    for (int k = 0; k < cases[c].nt; k++) {
+      double to = cases[c].touts[k];
+      CHECK(t->advance(e, to, &tret, y, yp) == BSIM_ADV_OK, "%s",
+            t->last_error(e));
+      for (int i = 0; i < cases[c].p.n; i++) {
+        double r = ref[k * cases[c].p.n + i];
+        CHECK(fabs(y[i] - r) <= 1e-6 * fabs(r), "case %d y%d(%g) %.12g, ida "
+                                                "%.12g",
+              c, i, to, y[i], r);
+      }
+    }
+    bsim_engine_stats s;
+    t->stats(e, &s);
+    CHECK(s.jacobian_evals > 0, "jacobian evals %ld", s.jacobian_evals);
+    fprintf(stderr, "stiff case %d: cvode-bdf %ld steps\n", c, s.steps);
+    t->free(e);
+  }
+}
+
+/* CVODE locates roots to ~100 * unit roundoff * (|t| + |h|): 1e-10 is far
+ * looser. The second function only crosses at 0.25 if y' = f reaches it. */
+static void test_roots(const char *name) {
+  const bsim_engine_type *t = bsim_engine_find(name);
+  int gdir[2] = {0, 1};
+  bsim_problem p = {.n = 1, .id = ones, .ng = 2, .gdir = gdir,
+                    .residual = ramp_res, .roots = ramp_roots, .ode_form = 1};
+  double y = 0, yp = 1, tret;
+  char err[512];
+  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err,
+                        sizeof err);
+  CHECK(e != NULL, "%s: %s", name, err);
+  if (!e)
+    return;
+  CHECK(t->calc_ic(e, 1.0, &y, &yp) == 0 && yp == 1.0, "%s", t->last_error(e));
+  bsim_adv_status st = t->advance(e, 1.0, &tret, &y, &yp);
+  int dir[2] = {9, 9};
+  CHECK(st == BSIM_ADV_ROOT && fabs(tret - 0.25) <= 1e-10, "%s %d t %.17g",
+        name, st, tret);
+  CHECK(t->roots_found(e, dir) == 0 && dir[0] == 0 && dir[1] == 1,
+        "%s dirs %d %d", name, dir[0], dir[1]);
+  st = t->advance(e, 1.0, &tret, &y, &yp);
+  CHECK(st == BSIM_ADV_ROOT && fabs(tret - 0.5) <= 1e-10, "%s %d t %.17g",
+        name, st, tret);
+  CHECK(fabs(y - 0.5) <= 1e-10, "%s y %.17g", name, y);
+  CHECK(t->roots_found(e, dir) == 0 && dir[0] == 1 && dir[1] == 0,
+        "%s dirs %d %d", name, dir[0], dir[1]);
+  /* Cold restart at the root; statistics keep counting across it. */
+  bsim_engine_stats before, after;
+  t->stats(e, &before);
+  CHECK(t->reinit(e, tret, &y, &yp) == 0, "%s", t->last_error(e));
+  CHECK(t->calc_ic(e, 1.0, &y, &yp) == 0, "%s", t->last_error(e));
+  st = t->advance(e, 1.0, &tret, &y, &yp);
+  CHECK(st == BSIM_ADV_OK && tret == 1.0 && fabs(y - 1) <= 1e-8,
+        "%s %d t %.17g y %.17g", name, st, tret, y);
+  CHECK(t->roots_found(e, dir) == 0 && dir[0] == 0 && dir[1] == 0, "%s",
+        name);
+  t->stats(e, &after);
+  CHECK(after.steps > before.steps && after.root_evals > before.root_evals,
+        "%s steps %ld -> %ld", name, before.steps, after.steps);
+  t->free(e);
+}
+
+static void test_stop_time(const char *name) {
+  const bsim_engine_type *t = bsim_engine_find(name);
+  bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
+  double y[2] = {1, 0}, yp[2], tret;
+  char err[512];
+  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err,
+                        sizeof err);
+  CHECK(e != NULL, "%s: %s", name, err);
+  if (!e)
+    return;
+  CHECK(t->set_stop_time(e, 0.3) == 0, "%s", t->last_error(e));
+  bsim_adv_status st = t->advance(e, 1.0, &tret, y, yp);
+  CHECK(st == BSIM_ADV_TSTOP && tret == 0.3, "%s %d t %.17g: %s", name, st,
+        tret, t->last_error(e));
+  CHECK(fabs(y[0] - cos(W * 0.3)) <= 1e-6, "%s x %.12g", name, y[0]);
+  st = t->advance(e, 0.4, &tret, y, yp);
+  CHECK(st == BSIM_ADV_OK && tret == 0.4, "%s %d t %.17g", name, st, tret);
+  /* Behind CVODE's internal time but after the last output: still exact. */
+  double ts = 0.4 + 1e-9;
+  CHECK(t->set_stop_time(e, ts) == 0, "%s", t->last_error(e));
+  st = t->advance(e, 1.0, &tret, y, yp);
+  CHECK(st == BSIM_ADV_TSTOP && tret == ts, "%s %d t %.17g", name, st, tret);
+  CHECK(t->set_stop_time(e, 0.1) == 0, "clear");
+  st = t->advance(e, 0.6, &tret, y, yp);
+  CHECK(st == BSIM_ADV_OK && tret == 0.6, "%s %d t %.17g", name, st, tret);
+  CHECK(t->set_stop_time(e, 0.65) == 0, "%s", t->last_error(e));
+  CHECK(t->reinit(e, 0.6, y, yp) == 0, "%s", t->last_error(e));
+  st = t->advance(e, 1.0, &tret, y, yp);
+  CHECK(st == BSIM_ADV_TSTOP && tret == 0.65, "%s %d t %.17g: %s", name, st,
+        tret, t->last_error(e));
+  st = t->advance(e, 0.5, &tret, y, yp);
+  CHECK(st == BSIM_ADV_ERROR && strstr(t->last_error(e), "back"), "%s %d",
+        name, st);
+  t->free(e);
+}
+
+static void test_failures_and_params(void) {
+  char err[512];
+  double y[2] = {1, 0}, yp[2], tret;
+  bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 0};
+  bsim_engine *e = make("cvode-bdf", &p, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err,
+                        sizeof err);
+  CHECK(e == NULL &&
+            strcmp(err, "solver 'cvode-bdf' integrates ODEs only, but the "
+                        "diagram has algebraic unknowns (algebraic loops) or "
+                        "implicit blocks; use solver \"ida\"") == 0,
+        "refusal: %s", err);
+  p.ode_form = 1;
+  const char *n1[] = {"max-ordr"}, *v1[] = {"3"};
+  e = make("cvode-adams", &p, 1e-6, 1e-8, n1, v1, 1, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "valid parameters: iteration, "
+                                 "linear-solver, band-upper, band-lower, "
+                                 "max-order, max-steps, init-step, max-step, "
+                                 "min-step"),
+        "%s", err);
+  const char *n2[] = {"max-order"}, *v2[] = {"6"};
+  e = make("cvode-bdf", &p, 1e-6, 1e-8, n2, v2, 1, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "between 1 and 5, not 6"), "%s", err);
+  const char *v3[] = {"13"};
+  e = make("cvode-adams", &p, 1e-6, 1e-8, n2, v3, 1, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "between 1 and 12, not 13"), "%s", err);
+  const char *n4[] = {"iteration"}, *v4[] = {"functional"};
+  e = make("cvode-bdf", &p, 1e-6, 1e-8, n4, v4, 1, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "newton|fixed-point"), "%s", err);
+  const char *n5[] = {"iteration", "linear-solver"},
+             *v5[] = {"fixed-point", "band"};
+  e = make("cvode-bdf", &p, 1e-6, 1e-8, n5, v5, 2, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "iteration=newton only"), "%s", err);
+  const char *n6[] = {"min-step", "max-step"}, *v6[] = {"0.1", "0.01"};
+  e = make("cvode-bdf", &p, 1e-6, 1e-8, n6, v6, 2, 0, y, err, sizeof err);
+  CHECK(e == NULL && strstr(err, "min-step"), "%s", err);
+
+  /* Fatal failure: error with CVODE's flag, the time and a hint. */
+  bsim_problem f = {.n = 1, .id = ones, .residual = fatal_res, .ode_form = 1};
+  e = make("cvode-bdf", &f, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err, sizeof err);
+  CHECK(e != NULL, "%s", err);
+  if (e) {
+    const bsim_engine_type *t = bsim_engine_find("cvode-bdf");
+    bsim_adv_status st = t->advance(e, 1.0, &tret, y, yp);
+    const char *m = t->last_error(e);
+    CHECK(st == BSIM_ADV_ERROR && strstr(m, "CV_RHSFUNC_FAIL") &&
+              strstr(m, "hint"),
+          "%d: %s", st, m);
+    t->free(e);
+  }
+  /* Too much work names the parameter to raise. */
+  const char *n7[] = {"max-steps"}, *v7[] = {"5"};
+  e = make("cvode-adams", &p, 1e-8, 1e-10, n7, v7, 1, 0, y, err, sizeof err);
+  CHECK(e != NULL, "%s", err);
+  if (e) {
+    const bsim_engine_type *t = bsim_engine_find("cvode-adams");
+    bsim_adv_status st = t->advance(e, 10.0, &tret, y, yp);
+    CHECK(st == BSIM_ADV_ERROR && strstr(t->last_error(e), "max-steps"),
+          "%d: %s", st, t->last_error(e));
+    t->free(e);
+  }
+}
+
+int main(void) {
+  for (int i = 0; i < 2; i++) {
+    const bsim_engine_type *t = bsim_engine_find(engines[i]);
+    CHECK(t && t->needs_ode == 1 && t->nparams == 9, "%s registered",
+          engines[i]);
+    if (!t)
+      return 1;
+    test_oscillator(engines[i], NULL, NULL, 0);
+    test_roots(engines[i]);
+    test_stop_time(engines[i]);
+  }
+  /* The other iteration of each, and the band solver: same accuracy. */
+  const char *nb[] = {"iteration"}, *vb[] = {"fixed-point"};
+  test_oscillator("cvode-bdf", nb, vb, 1);
+  const char *na[] = {"iteration", "linear-solver", "max-order"},
+             *va[] = {"newton", "band", "8"};
+  test_oscillator("cvode-adams", na, va, 3);
+  test_stiff();
+  test_failures_and_params();
+  if (failures) {
+    fprintf(stderr, "test_engine_cvode: %d check(s) failed\n", failures);
+    return 1;
+  }
+  return 0;
+}

@@ -202,31 +202,6 @@ static void dsslti_fn(bsim_block *blk, int flag) {
   }
 }
 
-/* Fill the model of an n-state system with m inputs and p outputs; D is
- * p x m. dep_u follows D, as Xcos's dep_ut = [D <> 0, %f]. */
-static int lti_model(bsim_define_ctx *ctx, bsim_model *m, int n, int nu, int ny,
-                     const double *A, const double *B, const double *C,
-                     const double *D, const double *x0) {
-  int nr = n * n + n * nu + ny * n + ny * nu;
-  double *r = bsim_model_alloc_rpar(m, nr);
-  double *z = bsim_model_alloc_z0(m, n);
-  if (!r || (n > 0 && !z) || bsim_model_set_events(m, 1, 0) != 0)
-    return bsim_define_error(ctx, "out of memory");
-  int feed = 0;
-  for (int i = 0; i < ny * nu; i++)
-    feed |= D[i] != 0;
-  if (bsim_model_set_inputs(m, nu ? 1 : 0, nu, 1, feed) != 0 ||
-      bsim_model_set_outputs(m, ny ? 1 : 0, ny, 1) != 0)
-    return bsim_define_error(ctx, "out of memory");
-  /* pieces in order; empty ones (no input, no output) are skipped */
-  const double *part[4] = {A, B, C, D};
-  const int len[4] = {n * n, n * nu, ny * n, ny * nu};
-  for (int i = 0; i < 4; r += len[i], i++)
-    if (len[i] > 0) memcpy(r, part[i], (size_t)len[i] * sizeof *r);
-  if (n > 0 && x0) memcpy(z, x0, (size_t)n * sizeof *z);
-  return 0;
-}
-
 static const bsim_param_spec dlr_params[] = {
     {"num", BSIM_PARAM_REAL, "[1]",
      "numerator coefficients, highest power of z first"},
@@ -234,48 +209,12 @@ static const bsim_param_spec dlr_params[] = {
      "denominator coefficients, highest power of z first"},
 };
 
-/* Coefficients with leading exact zeros dropped; the count left. */
-static int trim(const bsim_value *p, const double **coef) {
-  int n = bsim_std_numel(p), k = 0;
-  while (k < n && p->v[k] == 0)
-    k++;
-  *coef = n ? p->v + k : NULL;
-  return n - k;
-}
-
 static int dlr_define(bsim_define_ctx *ctx, bsim_model *m) {
-  const double *num, *den;
-  int lnum = trim(bsim_param(ctx, "num"), &num);
-  int lden = trim(bsim_param(ctx, "den"), &den);
-  if (lden == 0)
-    return bsim_define_error(ctx, "'den' must have a nonzero coefficient");
-  int n = lden - 1, nn = lnum > 0 ? lnum - 1 : 0;
-  if (nn > n)
-    return bsim_define_error(ctx,
-                             "improper transfer function: the numerator has "
-                             "degree %d, the denominator %d (must be <=)",
-                             nn, n);
-  double *buf = calloc((size_t)(2 * (n + 1) + n * n + 2 * n + 1), sizeof *buf);
-  if (!buf) return bsim_define_error(ctx, "out of memory");
-  /* lowest power first, the denominator made monic */
-  double *da = buf, *na = da + n + 1, *A = na + n + 1, *B = A + n * n;
-  double *C = B + n;
-  for (int k = 0; k <= n; k++)
-    da[k] = den[n - k] / den[0];
-  for (int k = 0; k < lnum; k++)
-    na[k] = num[lnum - 1 - k] / den[0];
-  /* Scilab's cont_frm: the companion matrix with ones above the diagonal
-   * and -den in its last row, B the last unit vector, D the quotient of
-   * num by den and C the coefficients of the remainder. */
-  double D = nn == n ? na[n] : 0.0;
-  for (int i = 0; i + 1 < n; i++)
-    A[i + n * (i + 1)] = 1.0;
-  for (int j = 0; j < n; j++) {
-    A[(n - 1) + n * j] = -da[j];
-    C[j] = na[j] - D * da[j];
-  }
-  if (n > 0) B[n - 1] = 1.0;
-  int rc = lti_model(ctx, m, n, 1, 1, A, B, C, &D, NULL);
+  bsim_tf_ss ss;
+  double *buf = bsim_std_tf_realize(ctx, &ss);
+  if (!buf)
+    return -1;
+  int rc = bsim_std_lti_model(ctx, m, 1, ss.n, 1, 1, ss.A, ss.B, ss.C, &ss.D, NULL);
   free(buf);
   return rc;
 }
@@ -347,7 +286,7 @@ static int dlss_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (!dfull) return bsim_define_error(ctx, "out of memory");
   for (int i = 0; i < ny * nu; i++)
     dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
-  int rc = lti_model(ctx, m, n, nu, ny, A->v, nu ? B->v : NULL,
+  int rc = bsim_std_lti_model(ctx, m, 1, n, nu, ny, A->v, nu ? B->v : NULL,
                      ny ? C->v : NULL, dfull, x0->v);
   free(dfull);
   return rc;

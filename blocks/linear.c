@@ -278,30 +278,6 @@ static void csslti4_fn(bsim_block *blk, int flag) {
   }
 }
 
-/* Shared tail of both define steps: ports, feedthrough, rpar, x0. */
-static int ss_model(bsim_define_ctx *ctx, bsim_model *m, int ns, int nu, int ny,
-                    const double *A, const double *B, const double *C,
-                    const double *D, const double *x0) {
-  int na = ns * ns, nb = ns * nu, nc = ny * ns, nd = ny * nu;
-  double *r = bsim_model_alloc_rpar(m, na + nb + nc + nd);
-  double *x = bsim_model_alloc_x0(m, ns);
-  if (!r || !x) return bsim_define_error(ctx, "out of memory");
-  int feed = 0;
-  for (int i = 0; i < nd; i++)
-    feed |= D[i] != 0;
-  if (bsim_model_set_inputs(m, nu > 0, nu, 1, feed) != 0 ||
-      bsim_model_set_outputs(m, ny > 0, ny, 1) != 0)
-    return bsim_define_error(ctx, "out of memory");
-  memcpy(r, A, (size_t)na * sizeof *r);
-  if (nb) memcpy(r + na, B, (size_t)nb * sizeof *r);
-  if (nc) memcpy(r + na + nb, C, (size_t)nc * sizeof *r);
-  if (nd) memcpy(r + na + nb + nc, D, (size_t)nd * sizeof *r);
-  if (ns && x0) memcpy(x, x0, (size_t)ns * sizeof *x);
-  /* Xcos marks both forms time-dependent (dep_ut = [D <> 0, %t]). */
-  m->dep_t = 1;
-  return 0;
-}
-
 static const bsim_param_spec clss_params[] = {
     {"A", BSIM_PARAM_REAL, "-1", "state matrix, n x n"},
     {"B", BSIM_PARAM_REAL, "1", "input matrix, n x m (m inputs)"},
@@ -350,7 +326,7 @@ static int clss_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (!dfull) return bsim_define_error(ctx, "out of memory");
   for (int i = 0; i < ny * nu; i++)
     dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
-  int rc = ss_model(ctx, m, ns, nu, ny, A->v, nu ? B->v : NULL,
+  int rc = bsim_std_lti_model(ctx, m, 0, ns, nu, ny, A->v, nu ? B->v : NULL,
                     ny ? C->v : NULL, dfull, x0->v);
   free(dfull);
   return rc;
@@ -378,51 +354,13 @@ static const bsim_param_spec clr_params[] = {
      "denominator coefficients, highest power of s first"},
 };
 
-/* Coefficients with leading exact zeros dropped; returns the count (0 for
- * the zero polynomial). */
-static int trimmed(const bsim_value *p, const double **coef) {
-  int n = bsim_std_numel(p), k = 0;
-  while (k < n && p->v[k] == 0)
-    k++;
-  *coef = n ? p->v + k : NULL;
-  return n - k;
-}
-
 static int clr_define(bsim_define_ctx *ctx, bsim_model *m) {
-  const double *num, *den;
-  int lnum = trimmed(bsim_param(ctx, "num"), &num);
-  int lden = trimmed(bsim_param(ctx, "den"), &den);
-  if (lden == 0)
-    return bsim_define_error(ctx, "'den' must have a nonzero coefficient");
-  int nd = lden - 1, nn = lnum > 0 ? lnum - 1 : 0;
-  if (nn > nd)
-    return bsim_define_error(ctx,
-                             "improper transfer function: the numerator has "
-                             "degree %d, the denominator %d (must be <=)",
-                             nn, nd);
-  /* Ascending coefficients, normalised so the denominator is monic. */
-  double *work =
-      calloc((size_t)(2 * (nd + 1) + nd * nd + 2 * nd + 1), sizeof *work);
-  if (!work) return bsim_define_error(ctx, "out of memory");
-  double *da = work, *na = da + nd + 1;
-  double *A = na + nd + 1, *B = A + nd * nd, *C = B + nd;
-  for (int k = 0; k <= nd; k++)
-    da[k] = den[nd - k] / den[0];
-  for (int k = 0; k < lnum; k++)
-    na[k] = num[lnum - 1 - k] / den[0];
-  /* Controllable canonical form, as Scilab's cont_frm: ones above the
-   * diagonal, minus the denominator in the last row, B = e_n, C = the
-   * remainder of num / den, D = the quotient (nonzero only when proper). */
-  double D = nn == nd ? na[nd] : 0.0;
-  for (int i = 0; i + 1 < nd; i++)
-    A[i + nd * (i + 1)] = 1.0;
-  for (int j = 0; j < nd; j++) {
-    A[(nd - 1) + nd * j] = -da[j];
-    C[j] = na[j] - D * da[j];
-  }
-  if (nd > 0) B[nd - 1] = 1.0;
-  int rc = ss_model(ctx, m, nd, 1, 1, A, B, C, &D, NULL);
-  free(work);
+  bsim_tf_ss ss;
+  double *buf = bsim_std_tf_realize(ctx, &ss);
+  if (!buf)
+    return -1;
+  int rc = bsim_std_lti_model(ctx, m, 0, ss.n, 1, 1, ss.A, ss.B, ss.C, &ss.D, NULL);
+  free(buf);
   return rc;
 }
 

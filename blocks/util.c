@@ -5,6 +5,9 @@
  */
 #include <math.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "blocks/std.h"
 
 int bsim_std_numel(const bsim_value *v) {
@@ -48,4 +51,88 @@ void bsim_std_numeric_failure(bsim_block *blk, const char *what) {
     bsim_block_recoverable(blk, "%s", what);
   else
     bsim_block_error(blk, "%s", what);
+}
+
+/* Coefficients with leading exact zeros dropped; the count left (0 for the
+ * zero polynomial). */
+static int trim_coefficients(const bsim_value *p, const double **coef) {
+  int n = bsim_std_numel(p), k = 0;
+  while (k < n && p->v[k] == 0)
+    k++;
+  *coef = n ? p->v + k : NULL;
+  return n - k;
+}
+
+double *bsim_std_tf_realize(bsim_define_ctx *ctx, bsim_tf_ss *ss) {
+  const double *num, *den;
+  int lnum = trim_coefficients(bsim_param(ctx, "num"), &num);
+  int lden = trim_coefficients(bsim_param(ctx, "den"), &den);
+  if (lden == 0) {
+    bsim_define_error(ctx, "'den' must have a nonzero coefficient");
+    return NULL;
+  }
+  int n = lden - 1, nn = lnum > 0 ? lnum - 1 : 0;
+  if (nn > n) {
+    bsim_define_error(ctx,
+                      "improper transfer function: the numerator has degree "
+                      "%d, the denominator %d (must be <=)",
+                      nn, n);
+    return NULL;
+  }
+  double *buf = calloc((size_t)(2 * (n + 1) + n * n + 2 * n + 1), sizeof *buf);
+  if (!buf) {
+    bsim_define_error(ctx, "out of memory");
+    return NULL;
+  }
+  /* lowest power first, the denominator made monic */
+  double *da = buf, *na = da + n + 1;
+  ss->n = n;
+  ss->A = na + n + 1;
+  ss->B = ss->A + n * n;
+  ss->C = ss->B + n;
+  for (int k = 0; k <= n; k++)
+    da[k] = den[n - k] / den[0];
+  for (int k = 0; k < lnum; k++)
+    na[k] = num[lnum - 1 - k] / den[0];
+  /* Scilab's cont_frm: the companion matrix with ones above the diagonal
+   * and -den in its last row, B the last unit vector, D the quotient of
+   * num by den and C the coefficients of the remainder. */
+  ss->D = nn == n ? na[n] : 0.0;
+  for (int i = 0; i + 1 < n; i++)
+    ss->A[i + n * (i + 1)] = 1.0;
+  for (int j = 0; j < n; j++) {
+    ss->A[(n - 1) + n * j] = -da[j];
+    ss->C[j] = na[j] - ss->D * da[j];
+  }
+  if (n > 0)
+    ss->B[n - 1] = 1.0;
+  return buf;
+}
+
+int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete,
+                       int n, int nu, int ny, const double *A, const double *B,
+                       const double *C, const double *D, const double *x0) {
+  const double *part[4] = {A, B, C, D};
+  const int len[4] = {n * n, n * nu, ny * n, ny * nu};
+  double *r = bsim_model_alloc_rpar(m, len[0] + len[1] + len[2] + len[3]);
+  double *x = discrete ? bsim_model_alloc_z0(m, n) : bsim_model_alloc_x0(m, n);
+  if (!r || (n > 0 && !x))
+    return bsim_define_error(ctx, "out of memory");
+  int feed = 0;
+  for (int i = 0; i < len[3]; i++)
+    feed |= D[i] != 0;
+  if (bsim_model_set_inputs(m, nu > 0, nu, 1, feed) != 0 ||
+      bsim_model_set_outputs(m, ny > 0, ny, 1) != 0 ||
+      (discrete && bsim_model_set_events(m, 1, 0) != 0))
+    return bsim_define_error(ctx, "out of memory");
+  /* rpar = [A(:); B(:); C(:); D(:)], empty pieces skipped */
+  for (int i = 0; i < 4; r += len[i], i++)
+    if (len[i] > 0)
+      memcpy(r, part[i], (size_t)len[i] * sizeof *r);
+  if (n > 0 && x0)
+    memcpy(x, x0, (size_t)n * sizeof *x);
+  /* Xcos marks the continuous form time-dependent (dep_ut = [D <> 0, %t]);
+   * the discrete one runs on its event input. */
+  m->dep_t = !discrete;
+  return 0;
 }

@@ -141,6 +141,7 @@ static int one_way_define(bsim_define_ctx *ctx, bsim_model *m, int rising) {
   r[0] = r[1] = -1.0;
   r[2] = rising ? 0.0 : -1.0;
   r[3] = rising ? -1.0 : 0.0;
+  m->zcdir = rising ? 1 : -1;
   return 0;
 }
 

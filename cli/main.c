@@ -248,6 +248,7 @@ static int cmd_check(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  bsim_process_init();
   if (argc < 2)
     return bsim_cli_usage("%s", "missing command");
   const char *cmd = argv[1];

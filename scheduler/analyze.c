@@ -155,10 +155,9 @@ static int significant(double fp, double fm, double scale) {
  */
 int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
                    double *noise, double *outs) {
-  int ny = a->p->ny;
   double v0 = v[j], h = sqrt(DBL_EPSILON) * fmax(fabs(v0), 1.0);
   double vp = v0 + h, vm = v0 - h, hh = vp - vm;
-  double *op = outs ? outs : NULL, *om = NULL;
+  double *op = outs, *om = NULL; /* f+ outputs go to outs, f- to om */
   if (outs) {
     om = malloc(sizeof(double) * (size_t)(a->no ? a->no : 1));
     if (!om)
@@ -186,7 +185,6 @@ int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
       outs[k] = significant(op[k], om[k], a->scale) ? (op[k] - om[k]) / hh
                                                       : 0.0;
   }
-  (void)ny;
   free(om);
   return rc;
 }

@@ -422,13 +422,16 @@ static int index_lists(bsim_plan *p) {
   p->nstate_blocks = ns;
   p->gbuf = xcalloc((size_t)p->ng, sizeof(double));
   p->jroot = xcalloc((size_t)p->ng, sizeof(int));
-  if (!p->gbuf || !p->jroot)
+  p->gdir = xcalloc((size_t)p->ng, sizeof(int));
+  if (!p->gbuf || !p->jroot || !p->gdir)
     return -1;
   for (int k = 0; k < p->nzc_blocks; k++) {
     rt_block *rb = &p->blocks[p->zc_blocks[k]];
     if (rb->goff >= 0) {
       rb->b.g = p->gbuf + rb->goff;
       rb->b.jroot = p->jroot + rb->goff;
+      for (int k = 0; k < rb->b.ng; k++)
+        p->gdir[rb->goff + k] = rb->fb->model.zcdir;
     }
   }
   return 0;
@@ -519,6 +522,7 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->id);
   free(p->gbuf);
   free(p->jroot);
+  free(p->gdir);
   free(p->outbufs);
   free(p->src_start);
   free(p->src_block);

@@ -64,6 +64,7 @@ typedef struct bsim_plan {
   double *id; /* ny entries */
   double *gbuf; /* ng entries, where blocks write surfaces */
   int *jroot;   /* ng entries */
+  int *gdir;    /* ng entries: direction each surface is watched in */
   double *outbufs; /* all output buffers, one allocation */
   size_t noutbuf; /* doubles in outbufs */
 

@@ -9,6 +9,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -98,6 +99,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
       bsim_problem prob = {.n = r->p->ny,
                            .id = r->p->id,
                            .ng = r->p->ng,
+                           .gdir = r->p->gdir,
                            .residual = bsim_plan_residual,
                            .roots = bsim_plan_roots,
                            .user = r->p,
@@ -233,6 +235,29 @@ static int start(run_state *r, bsim_error *err) {
   return cold_restart(r, err);
 }
 
+/* Name the block behind unknown i of y, for failure messages. */
+static void describe_unknown(const bsim_plan *p, int i, char *buf,
+                             size_t len) {
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    const rt_block *rb = &p->blocks[p->state_blocks[k]];
+    if (i >= rb->xoff && i < rb->xoff + rb->b.nx) {
+      snprintf(buf, len, "'%s' (%s, state %d has the largest local error)",
+               rb->b.path, rb->fb->type->name, i - rb->xoff + 1);
+      return;
+    }
+  }
+  for (int t = 0; t < p->ntorn; t++) {
+    const rt_torn *tw = &p->torn[t];
+    if (i >= tw->yoff && i < tw->yoff + tw->n) {
+      snprintf(buf, len,
+               "'%s' (its output %d closes an algebraic loop and has the "
+               "largest local error)",
+               p->blocks[tw->block].b.path, tw->port + 1);
+      return;
+    }
+  }
+}
+
 /* One call of the engine towards the next time of interest. */
 static int step(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
@@ -251,7 +276,12 @@ static int step(run_state *r, bsim_error *err) {
   if (st == BSIM_ADV_ERROR) {
     if (r->p->errs.fatal)
       return bsim_run_fail(r, err);
-    bsim_error_set(err, BSIM_ERR_SIM, "%s%s%s", et->last_error(r->eng),
+    char where[600] = "";
+    int worst = et->worst_component ? et->worst_component(r->eng) : -1;
+    if (worst >= 0)
+      describe_unknown(r->p, worst, where, sizeof where);
+    bsim_error_set(err, BSIM_ERR_SIM, "%s%s%s%s%s", et->last_error(r->eng),
+                   where[0] ? "; likely block: " : "", where,
                    r->p->errs.last_recoverable[0] ? "; last block failure: "
                                                   : "",
                    r->p->errs.last_recoverable);

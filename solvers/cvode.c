@@ -172,11 +172,8 @@ static const char *hint_for(int flag) {
            "initial values and the model's domain";
   case CV_RTFUNC_FAIL:
     return "a zero-crossing function failed";
-  case CV_ILL_INPUT:
-  case CV_TOO_CLOSE:
-    return "check the engine settings and the times given";
   default:
-    return "check the model and the engine settings";
+    return "check the model, the engine settings and the times given";
   }
 }
 
@@ -202,10 +199,10 @@ static void cv_free(bsim_engine *e) {
     SUNLinSolFree(e->ls);
   if (e->A)
     SUNMatDestroy(e->A);
-  if (e->y)
-    N_VDestroy(e->y);
-  if (e->tmp)
-    N_VDestroy(e->tmp);
+  N_Vector vs[] = {e->y, e->tmp};
+  for (size_t i = 0; i < 2; i++)
+    if (vs[i])
+      N_VDestroy(vs[i]);
   if (e->ctx)
     SUNContext_Free(&e->ctx);
   free(e->zero);
@@ -564,13 +561,8 @@ static bsim_adv_status cv_advance(bsim_engine *e, double tout, double *tret,
 }
 
 static int cv_interpolate(bsim_engine *e, double t, int k, double *dky) {
-  if (!e->stepped && t == e->t && (k == 0 || k == 1)) {
-    if (k == 0) {
-      memcpy(dky, N_VGetArrayPointer(e->y), (size_t)e->n * sizeof(double));
-      return 0;
-    }
-    return cv_calc_ic(e, t, NULL, dky);
-  }
+  if (!e->stepped && t == e->t && (k == 0 || k == 1))
+    return k == 0 ? cv_calc_ic(e, t, dky, NULL) : cv_calc_ic(e, t, NULL, dky);
   e->sunmsg[0] = '\0';
   int flag = CVodeGetDky(e->mem, t, k, e->tmp);
   if (flag < 0) {

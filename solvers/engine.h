@@ -99,6 +99,10 @@ typedef struct bsim_engine_type {
   /* Totals since create, across cold restarts. */
   void (*stats)(const bsim_engine *e, bsim_engine_stats *st);
   const char *(*last_error)(const bsim_engine *e);
+  /* Optional (may be NULL): after a failure, the index of the unknown with
+   * the largest weighted local error, or -1; lets messages name the block
+   * where the integrator struggled. */
+  int (*worst_component)(bsim_engine *e);
   void (*free)(bsim_engine *e);
 } bsim_engine_type;
 

@@ -28,7 +28,7 @@ static const bsim_engine_param fixed_params[P_COUNT] = {
     {"max-steps", "int", "0", NULL,
      "most steps in one advance; 0 = no limit (the step count is known in "
      "advance)"},
-    {"event-tol", "real", "1e-10", NULL,
+    {"event-tol", "real", "1e-12", NULL,
      "zero crossings are located to event-tol * max(1, |t|)"},
 };
 

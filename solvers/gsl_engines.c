@@ -39,7 +39,7 @@ static const bsim_engine_param gsl_params[P_COUNT] = {
     {"max-step", "real", "0", NULL, "largest step size; 0 = unlimited"},
     {"max-steps", "int", "100000", NULL,
      "most steps in one advance (between two outputs or events)"},
-    {"event-tol", "real", "1e-10", NULL,
+    {"event-tol", "real", "1e-12", NULL,
      "zero crossings are located to event-tol * max(1, |t|)"},
 };
 

@@ -551,6 +551,29 @@ static const char *ida_last_error(const bsim_engine *e) {
   return e && e->err[0] ? e->err : "ida: no error";
 }
 
+/* The unknown with the largest weighted local error estimate. */
+static int ida_worst_component(bsim_engine *e) {
+  N_Vector w = N_VClone(e->y), ele = N_VClone(e->y);
+  int best = -1;
+  if (w && ele && IDAGetErrWeights(e->mem, w) == IDA_SUCCESS &&
+      IDAGetEstLocalErrors(e->mem, ele) == IDA_SUCCESS) {
+    const double *pw = N_VGetArrayPointer(w), *pe = N_VGetArrayPointer(ele);
+    double worst = -1.0;
+    for (int i = 0; i < e->n; i++) {
+      double v = fabs(pe[i] * pw[i]);
+      if (v > worst) {
+        worst = v;
+        best = i;
+      }
+    }
+  }
+  if (w)
+    N_VDestroy(w);
+  if (ele)
+    N_VDestroy(ele);
+  return best;
+}
+
 const bsim_engine_type bsim_engine_ida = {
     .name = "ida",
     .summary = "SUNDIALS IDA: variable-order, variable-step BDF for implicit "
@@ -567,5 +590,6 @@ const bsim_engine_type bsim_engine_ida = {
     .roots_found = ida_roots_found,
     .stats = ida_stats,
     .last_error = ida_last_error,
+    .worst_component = ida_worst_component,
     .free = ida_free,
 };

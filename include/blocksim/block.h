@@ -166,6 +166,10 @@ typedef struct bsim_model {
    * (ABS_VALUE, SATURATION: one surface per element of an inherited input). */
   int ng;
   int nmode;
+  /* Which crossings of its surfaces the block wants reported: 0 both,
+   * +1 rising only, -1 falling only (all its surfaces alike). Crossings it
+   * does not want are not located at all, so they cost nothing. */
+  int zcdir;
 } bsim_model;
 
 /* Allocation helpers for define steps: each (re)allocates the arrays and

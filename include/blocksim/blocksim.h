@@ -35,6 +35,14 @@ void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void bsim_error_clear(bsim_error *err);
 
+/* Process-wide set-up, for programs (not libraries) to call once at
+ * start, before any thread loads a diagram: turns GSL's abort-on-error
+ * handler off (failures then come back as errors) and initialises
+ * libxml2's parser and RELAX NG type tables, whose first use is not
+ * thread-safe. blocksim itself never changes process-wide state; this is
+ * the host program's decision. */
+void bsim_process_init(void);
+
 /* ------------------------------------------------------------------ */
 /* Diagrams                                                            */
 /* ------------------------------------------------------------------ */

@@ -40,13 +40,11 @@ int bench_ida_direct(double tf, int samples, double rtol, double atol,
   SUNMatrix A = NULL;
   SUNLinearSolver ls = NULL;
   int rc = -1;
-  if (SUNContext_Create(NULL, &ctx) != 0)
-    return -1;
+  if (SUNContext_Create(NULL, &ctx) != 0) return -1;
   y = N_VNew_Serial(4, ctx);
   yp = N_VNew_Serial(4, ctx);
   id = N_VNew_Serial(4, ctx);
-  if (!y || !yp || !id)
-    goto done;
+  if (!y || !yp || !id) goto done;
   N_VConst(1.0, id); /* all unknowns differential */
   double *yv = N_VGetArrayPointer(y), *dv = N_VGetArrayPointer(yp);
   const double y0[4] = {1, 0, 0, 0};
@@ -63,24 +61,18 @@ int bench_ida_direct(double tf, int samples, double rtol, double atol,
     goto done;
   for (int i = 1; i < samples; i++) {
     double tout = tf * i / (samples - 1), tret;
-    if (IDASolve(mem, tout, &tret, y, yp, IDA_NORMAL) < 0)
-      goto done;
+    if (IDASolve(mem, tout, &tret, y, yp, IDA_NORMAL) < 0) goto done;
   }
   memcpy(final, yv, 4 * sizeof(double));
   IDAGetNumSteps(mem, steps);
   rc = 0;
 done:
   IDAFree(&mem);
-  if (ls)
-    SUNLinSolFree(ls);
-  if (A)
-    SUNMatDestroy(A);
-  if (y)
-    N_VDestroy(y);
-  if (yp)
-    N_VDestroy(yp);
-  if (id)
-    N_VDestroy(id);
+  if (ls) SUNLinSolFree(ls);
+  if (A) SUNMatDestroy(A);
+  if (y) N_VDestroy(y);
+  if (yp) N_VDestroy(yp);
+  if (id) N_VDestroy(id);
   SUNContext_Free(&ctx);
   return rc;
 }

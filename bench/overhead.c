@@ -30,16 +30,14 @@ static double stat_of(const bsim_sim *s, const char *name) {
   double v;
   const char *n;
   for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0)
-      return v;
+    if (strcmp(n, name) == 0) return v;
   return -1;
 }
 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : BSIM_BENCH_DATA "/pendulums.xml";
   int repeats = argc > 2 ? atoi(argv[2]) : 20;
-  if (repeats < 1)
-    repeats = 1;
+  if (repeats < 1) repeats = 1;
   bsim_error err;
   bsim_error_clear(&err);
   double t0 = now();
@@ -77,8 +75,9 @@ int main(int argc, char **argv) {
   const double *data = bsim_result_data(s);
   if (rows != (size_t)samples || cols != 2 ||
       bsim_result_times(s)[rows - 1] != tf) {
-    fprintf(stderr, "overhead: %s is not the diagram this benchmark expects "
-                    "(tf %g, %d samples, columns th1, th2)\n",
+    fprintf(stderr,
+            "overhead: %s is not the diagram this benchmark expects "
+            "(tf %g, %d samples, columns th1, th2)\n",
             path, tf, samples);
     return 1;
   }
@@ -91,8 +90,8 @@ int main(int argc, char **argv) {
   printf("%-22s %12s %10s %14s\n", "", "wall s", "steps", "us per step");
   printf("%-22s %12.6f %10.0f %14.3f\n", "blocksim (run only)", best_lib,
          lib_steps, 1e6 * best_lib / lib_steps);
-  printf("%-22s %12.6f %10ld %14.3f\n", "hand-written IDA", best_ida,
-         ida_steps, 1e6 * best_ida / (double)ida_steps);
+  printf("%-22s %12.6f %10ld %14.3f\n", "hand-written IDA", best_ida, ida_steps,
+         1e6 * best_ida / (double)ida_steps);
   printf("wall-time ratio blocksim / IDA: %.2f\n", best_lib / best_ida);
   printf("step-count ratio blocksim / IDA: %.3f\n",
          lib_steps / (double)ida_steps);

@@ -28,8 +28,7 @@ static double now(void) {
 
 static int write_chain(const char *path, long n) {
   FILE *fp = fopen(path, "w");
-  if (!fp)
-    return -1;
+  if (!fp) return -1;
   fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"chain\">\n"
               "  <simulation final-time=\"10\" rtol=\"1e-6\" atol=\"1e-8\"/>\n"
               "  <output samples=\"11\"/>\n"
@@ -43,8 +42,7 @@ static int write_chain(const char *path, long n) {
   for (long k = 2; k <= n; k++)
     fprintf(fp, "  <link from=\"l%ld:1\" to=\"l%ld:1\"/>\n", k - 1, k);
   fprintf(fp, "  <observe name=\"third\" signal=\"l3:1\"/>\n");
-  fprintf(fp, "  <observe name=\"last\" signal=\"l%ld:1\"/>\n</diagram>\n",
-          n);
+  fprintf(fp, "  <observe name=\"last\" signal=\"l%ld:1\"/>\n</diagram>\n", n);
   return fclose(fp);
 }
 
@@ -52,8 +50,7 @@ static double stat_of(const bsim_sim *s, const char *name) {
   double v;
   const char *nm;
   for (size_t i = 0; (nm = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(nm, name) == 0)
-      return v;
+    if (strcmp(nm, name) == 0) return v;
   return -1;
 }
 
@@ -82,10 +79,10 @@ static int measure(const char *path, long n, const char *linsol) {
   double steps = stat_of(s, "steps");
   const double *data = bsim_result_data(s);
   size_t rows = bsim_result_rows(s);
-  printf("%7ld %-6s %9.3f %9.3f %10.3f %7.0f %10.0f %12.4f %9.1f %14.10f\n",
-         n, linsol, t1 - t0, t2 - t1, t3 - t2, steps,
-         stat_of(s, "residual-evals"), 1e9 * (t3 - t2) / steps / (double)n,
-         (double)ru.ru_maxrss / 1024.0, data[(rows - 1) * 2]);
+  printf("%7ld %-6s %9.3f %9.3f %10.3f %7.0f %10.0f %12.4f %9.1f %14.10f\n", n,
+         linsol, t1 - t0, t2 - t1, t3 - t2, steps, stat_of(s, "residual-evals"),
+         1e9 * (t3 - t2) / steps / (double)n, (double)ru.ru_maxrss / 1024.0,
+         data[(rows - 1) * 2]);
   fflush(stdout);
   bsim_sim_free(s);
   bsim_diagram_free(d);
@@ -97,8 +94,8 @@ int main(int argc, char **argv) {
   long dense_max = argc > 2 ? atol(argv[2]) : 2000;
   printf("chain of N lags 1/(s+1), t in [0, 10], rtol 1e-6, atol 1e-8\n");
   printf("%7s %-6s %9s %9s %10s %7s %10s %12s %9s %14s\n", "N", "solver",
-         "load s", "compile s", "run s", "steps", "res-evals",
-         "ns/step/state", "peak MiB", "lag3(10)");
+         "load s", "compile s", "run s", "steps", "res-evals", "ns/step/state",
+         "peak MiB", "lag3(10)");
   for (long n = 100; n <= nmax; n *= 10) {
     char path[] = "/tmp/bsim_bench_chain_XXXXXX";
     int fd = mkstemp(path);
@@ -114,12 +111,10 @@ int main(int argc, char **argv) {
     }
     const char *solvers[] = {"dense", "band", "klu"};
     for (int k = 0; k < 3; k++) {
-      if (k == 0 && n > dense_max)
-        continue;
+      if (k == 0 && n > dense_max) continue;
       fflush(stdout);
       pid_t pid = fork();
-      if (pid == 0)
-        _exit(measure(path, n, solvers[k]));
+      if (pid == 0) _exit(measure(path, n, solvers[k]));
       int status = 0;
       if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
           WEXITSTATUS(status) != 0)

@@ -212,9 +212,9 @@ static const bsim_param_spec dlr_params[] = {
 static int dlr_define(bsim_define_ctx *ctx, bsim_model *m) {
   bsim_tf_ss ss;
   double *buf = bsim_std_tf_realize(ctx, &ss);
-  if (!buf)
-    return -1;
-  int rc = bsim_std_lti_model(ctx, m, 1, ss.n, 1, 1, ss.A, ss.B, ss.C, &ss.D, NULL);
+  if (!buf) return -1;
+  int rc =
+      bsim_std_lti_model(ctx, m, 1, ss.n, 1, 1, ss.A, ss.B, ss.C, &ss.D, NULL);
   free(buf);
   return rc;
 }
@@ -287,7 +287,7 @@ static int dlss_define(bsim_define_ctx *ctx, bsim_model *m) {
   for (int i = 0; i < ny * nu; i++)
     dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
   int rc = bsim_std_lti_model(ctx, m, 1, n, nu, ny, A->v, nu ? B->v : NULL,
-                     ny ? C->v : NULL, dfull, x0->v);
+                              ny ? C->v : NULL, dfull, x0->v);
   free(dfull);
   return rc;
 }

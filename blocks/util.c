@@ -104,20 +104,18 @@ double *bsim_std_tf_realize(bsim_define_ctx *ctx, bsim_tf_ss *ss) {
     ss->A[(n - 1) + n * j] = -da[j];
     ss->C[j] = na[j] - ss->D * da[j];
   }
-  if (n > 0)
-    ss->B[n - 1] = 1.0;
+  if (n > 0) ss->B[n - 1] = 1.0;
   return buf;
 }
 
-int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete,
-                       int n, int nu, int ny, const double *A, const double *B,
+int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
+                       int nu, int ny, const double *A, const double *B,
                        const double *C, const double *D, const double *x0) {
   const double *part[4] = {A, B, C, D};
   const int len[4] = {n * n, n * nu, ny * n, ny * nu};
   double *r = bsim_model_alloc_rpar(m, len[0] + len[1] + len[2] + len[3]);
   double *x = discrete ? bsim_model_alloc_z0(m, n) : bsim_model_alloc_x0(m, n);
-  if (!r || (n > 0 && !x))
-    return bsim_define_error(ctx, "out of memory");
+  if (!r || (n > 0 && !x)) return bsim_define_error(ctx, "out of memory");
   int feed = 0;
   for (int i = 0; i < len[3]; i++)
     feed |= D[i] != 0;
@@ -127,10 +125,8 @@ int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete,
     return bsim_define_error(ctx, "out of memory");
   /* rpar = [A(:); B(:); C(:); D(:)], empty pieces skipped */
   for (int i = 0; i < 4; r += len[i], i++)
-    if (len[i] > 0)
-      memcpy(r, part[i], (size_t)len[i] * sizeof *r);
-  if (n > 0 && x0)
-    memcpy(x, x0, (size_t)n * sizeof *x);
+    if (len[i] > 0) memcpy(r, part[i], (size_t)len[i] * sizeof *r);
+  if (n > 0 && x0) memcpy(x, x0, (size_t)n * sizeof *x);
   /* Xcos marks the continuous form time-dependent (dep_ut = [D <> 0, %t]);
    * the discrete one runs on its event input. */
   m->dep_t = !discrete;

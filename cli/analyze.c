@@ -45,14 +45,11 @@ static int parse(int argc, char **argv, int linear, an_args *a) {
                             strcmp(arg, "--outputs") == 0 ||
                             strcmp(arg, "--export") == 0));
     if (arg[0] == '-' && arg[1] != '\0') {
-      if (!known)
-        return bsim_cli_usage("unknown option '%s'", arg);
-      if (!val)
-        return bsim_cli_usage("option %s needs a value", arg);
+      if (!known) return bsim_cli_usage("unknown option '%s'", arg);
+      if (!val) return bsim_cli_usage("option %s needs a value", arg);
       i++;
       if (strcmp(arg, "--at") == 0) {
-        if (parse_at(val, &a->at) != 0)
-          return BSIM_ERR_INPUT;
+        if (parse_at(val, &a->at) != 0) return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--inputs") == 0) {
         free(a->inputs);
         a->inputs = strdup(val);
@@ -68,8 +65,7 @@ static int parse(int argc, char **argv, int linear, an_args *a) {
       return bsim_cli_usage("unexpected argument '%s'", arg);
     }
   }
-  if (!a->diagram)
-    return bsim_cli_usage("%s", "missing DIAGRAM");
+  if (!a->diagram) return bsim_cli_usage("%s", "missing DIAGRAM");
   if (linear && !a->outputs && !a->inputs)
     return bsim_cli_usage("%s", "linearize needs --inputs and/or --outputs");
   return 0;
@@ -78,7 +74,8 @@ static int parse(int argc, char **argv, int linear, an_args *a) {
 /* Split "a,b,c" in place; returns the count, names in list (argc slots). */
 static int split(char *text, const char **list) {
   int n = 0;
-  for (char *tok = text ? strtok(text, ",") : NULL; tok; tok = strtok(NULL, ","))
+  for (char *tok = text ? strtok(text, ",") : NULL; tok;
+       tok = strtok(NULL, ","))
     list[n++] = tok;
   return n;
 }
@@ -86,8 +83,7 @@ static int split(char *text, const char **list) {
 static bsim_analysis *load(const an_args *a, bsim_diagram **d,
                            bsim_error *err) {
   *d = bsim_diagram_load(a->diagram, err);
-  if (!*d)
-    return NULL;
+  if (!*d) return NULL;
   return bsim_analysis_create(*d, NULL, a->at, err);
 }
 
@@ -174,8 +170,7 @@ static void print_stability(const bsim_analysis *an) {
 int bsim_cli_analyze(int argc, char **argv) {
   an_args a = {0};
   int rc = parse(argc, argv, 0, &a);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
@@ -184,8 +179,7 @@ int bsim_cli_analyze(int argc, char **argv) {
     rc = bsim_cli_report(&err);
   } else {
     printf("analysis of %s at t = %.10g\n", a.diagram, bsim_analysis_time(an));
-    if (bsim_analysis_note(an)[0])
-      printf("note: %s\n", bsim_analysis_note(an));
+    if (bsim_analysis_note(an)[0]) printf("note: %s\n", bsim_analysis_note(an));
     print_partition(an);
     print_checks(an);
     print_stability(an);
@@ -206,8 +200,7 @@ static void print_matrix(const bsim_analysis *an, char which) {
   int r, c;
   const double *m = bsim_analysis_matrix(an, which, &r, &c);
   printf("%c (%d x %d) =\n", which, r, c);
-  if (r == 0 || c == 0)
-    printf("  []\n");
+  if (r == 0 || c == 0) printf("  []\n");
   for (int i = 0; i < r; i++) {
     printf("  [");
     for (int j = 0; j < c; j++)
@@ -236,8 +229,7 @@ int bsim_cli_linearize(int argc, char **argv) {
     bsim_analysis_size(an, &nd, NULL);
     printf("linearization of %s at t = %.10g: x' = A x + B u, y = C x + D u\n",
            a.diagram, bsim_analysis_time(an));
-    if (bsim_analysis_note(an)[0])
-      printf("note: %s\n", bsim_analysis_note(an));
+    if (bsim_analysis_note(an)[0]) printf("note: %s\n", bsim_analysis_note(an));
     printf("states x:");
     for (int j = 0; j < nd; j++)
       printf(" %s", bsim_analysis_unknown(an, j));

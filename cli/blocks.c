@@ -34,8 +34,7 @@ static void print_ports(const bsim_block_type *t) {
   for (int i = 0; i < m.nin; i++) {
     printf(i ? ", " : " (");
     print_size(m.in[i], m.in2[i]);
-    if (m.dep_u[i])
-      printf(" feedthrough");
+    if (m.dep_u[i]) printf(" feedthrough");
   }
   printf(m.nin ? ")\n" : "\n");
   printf("  outputs: %d", m.nout);
@@ -47,7 +46,9 @@ static void print_ports(const bsim_block_type *t) {
   printf("  event inputs: %d, event outputs: %d, states: %d, "
          "zero crossings: %s\n",
          m.nevin, m.nevout, m.nx,
-         m.ng < 0 ? "one per input element" : m.ng ? "yes" : "0");
+         m.ng < 0 ? "one per input element"
+         : m.ng   ? "yes"
+                  : "0");
   bsim_model_clear(&m);
 }
 
@@ -77,8 +78,7 @@ int bsim_cli_blocks(int argc, char **argv) {
     }
     return 0;
   }
-  if (argc > 1)
-    return bsim_cli_usage("%s", "blocks takes at most one TYPE");
+  if (argc > 1) return bsim_cli_usage("%s", "blocks takes at most one TYPE");
   t = bsim_block_type_find(argv[0]);
   if (!t) {
     fprintf(stderr,
@@ -90,12 +90,10 @@ int bsim_cli_blocks(int argc, char **argv) {
   printf("%s (simulation function %s)\n  %s\n\n", t->name, t->sim_name,
          t->summary);
   printf("parameters:\n");
-  if (!t->nparams)
-    printf("  (none)\n");
+  if (!t->nparams) printf("  (none)\n");
   print_params(t, 1);
   printf("\nports:\n");
   print_ports(t);
-  if (t->doc)
-    printf("\n%s\n", t->doc);
+  if (t->doc) printf("\n%s\n", t->doc);
   return 0;
 }

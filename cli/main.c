@@ -16,10 +16,12 @@ static const char usage_text[] =
     "                    [--samples N] [--log-spacing] [--stats]\n"
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
-    "                    [-p BLOCKPATH.PARAM=VALUE]... [-p CONTEXTVAR=VALUE]...\n"
+    "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
+    "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
     "       blocksim analyze DIAGRAM [--at T] [--export-jacobian DIR]\n"
-    "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs NAME,...\n"
+    "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs "
+    "NAME,...\n"
     "                          [--at T] [--export DIR]\n"
     "       blocksim blocks [TYPE]\n"
     "       blocksim solvers [NAME]\n"
@@ -54,8 +56,7 @@ static int parse_positive(const char *opt, const char *text, double *out) {
 }
 
 /* A strictly parsed integer >= min, or -1 (reported) on junk. */
-static int parse_count(const char *opt, const char *text, long min,
-                       long *out) {
+static int parse_count(const char *opt, const char *text, long min, long *out) {
   char *end;
   errno = 0;
   long v = strtol(text, &end, 10);
@@ -91,17 +92,22 @@ static int parse_run(int argc, char **argv, run_args *a) {
     } else if (strcmp(arg, "--log-spacing") == 0) {
       a->opt.spacing = BSIM_SPACING_LOG;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      static const char *const with_value[] = {
-          "-o",           "-p",         "--samples",      "--tf",
-          "--rtol",       "--atol",     "--scopes",       "--max-events",
-          "--max-restarts", "--solver", "--solver-param"};
+      static const char *const with_value[] = {"-o",
+                                               "-p",
+                                               "--samples",
+                                               "--tf",
+                                               "--rtol",
+                                               "--atol",
+                                               "--scopes",
+                                               "--max-events",
+                                               "--max-restarts",
+                                               "--solver",
+                                               "--solver-param"};
       int known = 0;
       for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known |= strcmp(arg, with_value[k]) == 0;
-      if (!known)
-        return bsim_cli_usage("unknown option '%s'", arg);
-      if (!val)
-        return bsim_cli_usage("option %s needs a value", arg);
+      if (!known) return bsim_cli_usage("unknown option '%s'", arg);
+      if (!val) return bsim_cli_usage("option %s needs a value", arg);
       i++;
       if (strcmp(arg, "-o") == 0) {
         a->out = val;
@@ -117,15 +123,13 @@ static int parse_run(int argc, char **argv, run_args *a) {
           return bsim_cli_usage("--solver-param expects KEY=VALUE, got '%s'",
                                 val);
         char *name = strndup(val, (size_t)(eq - val));
-        if (!name)
-          return BSIM_ERR_SIM;
+        if (!name) return BSIM_ERR_SIM;
         a->sp_names[a->nsp] = name;
         a->sp_values[a->nsp++] = (char *)eq + 1;
       } else if (strcmp(arg, "--scopes") == 0) {
         a->scopes = val;
       } else if (strcmp(arg, "--samples") == 0) {
-        if (parse_count(arg, val, 2, &a->opt.samples))
-          return BSIM_ERR_INPUT;
+        if (parse_count(arg, val, 2, &a->opt.samples)) return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--max-events") == 0) {
         if (parse_count(arg, val, 1, &a->opt.max_events_per_instant))
           return BSIM_ERR_INPUT;
@@ -133,14 +137,11 @@ static int parse_run(int argc, char **argv, run_args *a) {
         if (parse_count(arg, val, 1, &a->opt.max_fast_restarts))
           return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--tf") == 0) {
-        if (parse_positive(arg, val, &a->opt.final_time))
-          return BSIM_ERR_INPUT;
+        if (parse_positive(arg, val, &a->opt.final_time)) return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--rtol") == 0) {
-        if (parse_positive(arg, val, &a->opt.rtol))
-          return BSIM_ERR_INPUT;
+        if (parse_positive(arg, val, &a->opt.rtol)) return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--atol") == 0) {
-        if (parse_positive(arg, val, &a->opt.atol))
-          return BSIM_ERR_INPUT;
+        if (parse_positive(arg, val, &a->opt.atol)) return BSIM_ERR_INPUT;
       }
     } else if (!a->diagram) {
       a->diagram = arg;
@@ -148,8 +149,7 @@ static int parse_run(int argc, char **argv, run_args *a) {
       return bsim_cli_usage("unexpected argument '%s'", arg);
     }
   }
-  if (!a->diagram)
-    return bsim_cli_usage("%s", "missing DIAGRAM");
+  if (!a->diagram) return bsim_cli_usage("%s", "missing DIAGRAM");
   a->opt.solver_param_names = (const char *const *)a->sp_names;
   a->opt.solver_param_values = (const char *const *)a->sp_values;
   a->opt.nsolver_params = a->nsp;
@@ -160,8 +160,7 @@ static int parse_run(int argc, char **argv, run_args *a) {
 static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
                          bsim_error *err) {
   bsim_diagram *d = bsim_diagram_load(a->diagram, err);
-  if (!d)
-    return NULL;
+  if (!d) return NULL;
   for (int i = 0; i < a->nparams; i++) {
     char *target = strdup(a->params[i]);
     if (!target) {
@@ -172,10 +171,10 @@ static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
     *eq = '\0';
     int rc = bsim_diagram_override(d, target, eq + 1, err);
     free(target);
-    if (rc != 0)
-      break;
+    if (rc != 0) break;
   }
-  bsim_sim *s = err->status == BSIM_OK ? bsim_sim_create(d, &a->opt, err) : NULL;
+  bsim_sim *s =
+      err->status == BSIM_OK ? bsim_sim_create(d, &a->opt, err) : NULL;
   if (!s) {
     bsim_diagram_free(d);
     return NULL;
@@ -200,8 +199,7 @@ static int cmd_run(int argc, char **argv) {
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
   bsim_sim *s = rc ? NULL : prepare(&a, &d, &err);
-  if (!rc && !s)
-    rc = bsim_cli_report(&err);
+  if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
     if (bsim_sim_run(s, &err) != 0 ||
         bsim_result_write_csv(s, a.out, stdout, &err) != 0 ||
@@ -225,8 +223,7 @@ static int cmd_run(int argc, char **argv) {
 }
 
 static int cmd_check(int argc, char **argv) {
-  if (argc != 1)
-    return bsim_cli_usage("%s", "check takes exactly one DIAGRAM");
+  if (argc != 1) return bsim_cli_usage("%s", "check takes exactly one DIAGRAM");
   run_args a = {0};
   a.diagram = argv[0];
   bsim_options_init(&a.opt);
@@ -234,8 +231,7 @@ static int cmd_check(int argc, char **argv) {
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
   bsim_sim *s = prepare(&a, &d, &err);
-  if (!s)
-    return bsim_cli_report(&err);
+  if (!s) return bsim_cli_report(&err);
   bsim_system_info info;
   bsim_sim_info(s, &info);
   printf("%s: ok\nblocks: %d\nlinks: %d\nstates: %d\nalgebraic: %d\n"
@@ -249,8 +245,7 @@ static int cmd_check(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   bsim_process_init();
-  if (argc < 2)
-    return bsim_cli_usage("%s", "missing command");
+  if (argc < 2) return bsim_cli_usage("%s", "missing command");
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
     fputs(usage_text, stdout);
@@ -260,16 +255,12 @@ int main(int argc, char **argv) {
     puts("blocksim 0.1.0");
     return 0;
   }
-  if (strcmp(cmd, "run") == 0)
-    return cmd_run(argc - 2, argv + 2);
-  if (strcmp(cmd, "check") == 0)
-    return cmd_check(argc - 2, argv + 2);
-  if (strcmp(cmd, "blocks") == 0)
-    return bsim_cli_blocks(argc - 2, argv + 2);
+  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+  if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
+  if (strcmp(cmd, "blocks") == 0) return bsim_cli_blocks(argc - 2, argv + 2);
   if (strcmp(cmd, "analyze") == 0 || strcmp(cmd, "linearize") == 0)
-    return (cmd[0] == 'a' ? bsim_cli_analyze
-                           : bsim_cli_linearize)(argc - 2, argv + 2);
-  if (strcmp(cmd, "solvers") == 0)
-    return bsim_cli_solvers(argc - 2, argv + 2);
+    return (cmd[0] == 'a' ? bsim_cli_analyze : bsim_cli_linearize)(argc - 2,
+                                                                   argv + 2);
+  if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(argc - 2, argv + 2);
   return bsim_cli_usage("unknown command '%s'", cmd);
 }

@@ -29,13 +29,11 @@ static void print_solver(const char *name, const char *summary, int full) {
   size_t i = 0;
   for (; bsim_solver_param_at(name, i, &p) == 0; i++)
     print_param(&p, full);
-  if (full && i == 0)
-    printf("  (none)\n");
+  if (full && i == 0) printf("  (none)\n");
 }
 
 int bsim_cli_solvers(int argc, char **argv) {
-  if (argc > 1)
-    return bsim_cli_usage("%s", "solvers takes at most one NAME");
+  if (argc > 1) return bsim_cli_usage("%s", "solvers takes at most one NAME");
   const char *name, *summary;
   if (argc == 0) {
     for (size_t i = 0; (name = bsim_solver_at(i, &summary)) != NULL; i++)
@@ -50,8 +48,7 @@ int bsim_cli_solvers(int argc, char **argv) {
   }
   char names[512] = "";
   for (size_t i = 0; (name = bsim_solver_at(i, NULL)) != NULL; i++) {
-    if (i)
-      strncat(names, ", ", sizeof names - strlen(names) - 1);
+    if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
     strncat(names, name, sizeof names - strlen(names) - 1);
   }
   fprintf(stderr, "blocksim: unknown solver '%s' (valid: %s)\n", argv[0],

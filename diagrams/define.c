@@ -10,8 +10,7 @@
 
 const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name) {
   for (int i = 0; i < ctx->type->nparams; i++)
-    if (strcmp(ctx->type->params[i].name, name) == 0)
-      return &ctx->values[i];
+    if (strcmp(ctx->type->params[i].name, name) == 0) return &ctx->values[i];
   return NULL;
 }
 

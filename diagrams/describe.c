@@ -10,7 +10,8 @@
 
 int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
                                   bsim_error *err) {
-  bsim_value *vals = calloc((size_t)(t->nparams ? t->nparams : 1), sizeof *vals);
+  bsim_value *vals =
+      calloc((size_t)(t->nparams ? t->nparams : 1), sizeof *vals);
   int rc = -1;
   if (!vals) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
@@ -37,8 +38,7 @@ int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
   rc = bsim_define_run(&ctx, m);
 done:
   for (int i = 0; i < t->nparams; i++)
-    if (t->params[i].kind != BSIM_PARAM_STRING)
-      bsim_value_clear(&vals[i]);
+    if (t->params[i].kind != BSIM_PARAM_STRING) bsim_value_clear(&vals[i]);
   free(vals);
   return rc;
 }

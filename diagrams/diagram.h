@@ -18,7 +18,7 @@ typedef struct dg_diagram dg_diagram;
 
 typedef struct dg_block {
   char *id;
-  char *type;     /* NULL for a superblock */
+  char *type;      /* NULL for a superblock */
   dg_diagram *sub; /* non-NULL for a superblock */
   dg_param *params;
   int nparams;

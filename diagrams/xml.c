@@ -267,17 +267,15 @@ static int read_settings(reader *r, xmlNodePtr n, dg_settings *s) {
     if (xmlHasProp(n, (const xmlChar *)"solver") &&
         !(s->solver = attr(n, "solver")))
       return nomem(r), -1;
-    if (bad ||
-        read_params(r, n, "solver-param", &s->solver_params,
-                    &s->nsolver_params))
+    if (bad || read_params(r, n, "solver-param", &s->solver_params,
+                           &s->nsolver_params))
       return -1;
     /* Names and values are checked against the engine when the run is
      * created (the engine may still change from the command line); a
      * repeated name is a mistake in the file whatever the engine. */
     for (int i = 0; i < s->nsolver_params; i++)
       for (int j = 0; j < i; j++)
-        if (strcmp(s->solver_params[i].name, s->solver_params[j].name) ==
-            0) {
+        if (strcmp(s->solver_params[i].name, s->solver_params[j].name) == 0) {
           bsim_error_set(r->err, BSIM_ERR_INPUT,
                          "%s:%d: solver parameter '%s' given twice (first at "
                          "line %d)",

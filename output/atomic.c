@@ -41,13 +41,10 @@ int bsim_atomic_open(bsim_atomic *a, const char *path) {
 
 int bsim_atomic_close(bsim_atomic *a, const char *path, int ok) {
   int rc = ok && !ferror(a->f) ? 0 : -1;
-  if (fclose(a->f) != 0)
-    rc = -1;
-  if (rc == 0 && rename(a->tmp, path) != 0)
-    rc = -1;
+  if (fclose(a->f) != 0) rc = -1;
+  if (rc == 0 && rename(a->tmp, path) != 0) rc = -1;
   int e = errno;
-  if (rc != 0)
-    unlink(a->tmp);
+  if (rc != 0) unlink(a->tmp);
   free(a->tmp);
   a->f = NULL;
   a->tmp = NULL;

@@ -15,13 +15,11 @@
 /* mkdir -p for the folders of path (not its last component). */
 static int make_parents(char *path) {
   for (char *p = path + 1; *p; p++) {
-    if (*p != '/')
-      continue;
+    if (*p != '/') continue;
     *p = '\0';
     int rc = mkdir(path, 0755);
     *p = '/';
-    if (rc != 0 && errno != EEXIST)
-      return -1;
+    if (rc != 0 && errno != EEXIST) return -1;
   }
   return 0;
 }
@@ -29,8 +27,7 @@ static int make_parents(char *path) {
 static int write_one(const char *path, size_t rows, int cols,
                      const double *data) {
   bsim_atomic a;
-  if (bsim_atomic_open(&a, path) != 0)
-    return -1;
+  if (bsim_atomic_open(&a, path) != 0) return -1;
   fputs("time", a.f);
   for (int c = 0; c < cols; c++)
     fprintf(a.f, ",u%d", c + 1);

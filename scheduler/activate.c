@@ -21,8 +21,7 @@ int bsim_run_fail(run_state *r, bsim_error *err) {
 /* Evaluate every output at (t, y) outside the integrator. */
 int bsim_run_settle(run_state *r, bsim_error *err) {
   bsim_plan_bind(r->p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
-  if (bsim_plan_outputs(r->p, 1) != BSIM_CB_OK)
-    return bsim_run_fail(r, err);
+  if (bsim_plan_outputs(r->p, 1) != BSIM_CB_OK) return bsim_run_fail(r, err);
   return 0;
 }
 
@@ -37,8 +36,7 @@ int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
     if (bsim_plan_call(p, p->zc_blocks[z], BSIM_FLAG_ZCROSS) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     for (int m = 0; m < rb->b.nmode; m++, k++) {
-      if (r->modes[k] != rb->b.mode[m])
-        *changed = 1;
+      if (r->modes[k] != rb->b.mode[m]) *changed = 1;
       r->modes[k] = rb->b.mode[m];
     }
   }
@@ -48,17 +46,14 @@ int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
 /* Flag 3 on one block: its output events go to the calendars. */
 int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
   rt_block *rb = &r->p->blocks[i];
-  if (rb->b.nevout == 0)
-    return 0;
+  if (rb->b.nevout == 0) return 0;
   for (int k = 0; k < rb->b.nevout; k++)
     rb->b.evout[k] = -1.0;
   if (bsim_plan_call(r->p, i, BSIM_FLAG_EVENTS) != BSIM_CB_OK)
     return bsim_run_fail(r, err);
   for (int k = 0; k < rb->b.nevout; k++) {
-    if (!(rb->b.evout[k] >= 0))
-      continue;
-    bsim_calendar *c =
-        r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
+    if (!(rb->b.evout[k] >= 0)) continue;
+    bsim_calendar *c = r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
     if (bsim_calendar_push(c, r->t + rb->b.evout[k], i, k, r->seq++) != 0) {
       bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
       return -1;
@@ -71,8 +66,7 @@ int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
 static void inherit(bsim_plan *p) {
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (!p->inherits[i] || p->blocks[i].b.nevprt)
-      continue;
+    if (!p->inherits[i] || p->blocks[i].b.nevprt) continue;
     for (int e = p->src_start[i]; e < p->src_start[i + 1]; e++)
       if (p->blocks[p->src_block[e]].b.nevprt) {
         p->blocks[i].b.nevprt = 1;
@@ -85,8 +79,7 @@ static void inherit(bsim_plan *p) {
  * state updates (2). */
 static int activate(run_state *r, bsim_error *err) {
   bsim_plan *p = r->p;
-  if (bsim_run_settle(r, err) != 0)
-    return -1;
+  if (bsim_run_settle(r, err) != 0) return -1;
   inherit(p);
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
@@ -96,19 +89,16 @@ static int activate(run_state *r, bsim_error *err) {
   }
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (p->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0)
-      return -1;
+    if (p->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0) return -1;
   }
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (!p->blocks[i].b.nevprt)
-      continue;
+    if (!p->blocks[i].b.nevprt) continue;
     if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     p->blocks[i].b.nevprt = 0;
   }
-  if (p->errs.stop)
-    r->stopped = 1;
+  if (p->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);
 }
 
@@ -116,10 +106,8 @@ static int activate(run_state *r, bsim_error *err) {
 static bsim_calendar *due(run_state *r, int only_hot) {
   const bsim_event *c = only_hot ? NULL : bsim_calendar_peek(&r->crit);
   const bsim_event *h = bsim_calendar_peek(&r->hot);
-  if (c && c->t > r->t)
-    c = NULL;
-  if (h && h->t > r->t)
-    h = NULL;
+  if (c && c->t > r->t) c = NULL;
+  if (h && h->t > r->t) h = NULL;
   if (c && (!h || c->t < h->t || (c->t == h->t && c->seq < h->seq)))
     return &r->crit;
   return h ? &r->hot : NULL;
@@ -147,8 +135,7 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
                      r->max_events, r->t, f->blocks[ev.block].path);
       return -1;
     }
-    if (activate(r, err) != 0)
-      return -1;
+    if (activate(r, err) != 0) return -1;
   }
   return served;
 }
@@ -164,27 +151,23 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
     return -1;
   }
   r->roots++;
-  if (bsim_run_settle(r, err) != 0)
-    return -1;
+  if (bsim_run_settle(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];
     rt_block *rb = &p->blocks[i];
     int fired = 0;
     for (int k = 0; k < rb->b.ng; k++)
       fired |= rb->b.jroot[k] != 0;
-    if (!fired)
-      continue;
+    if (!fired) continue;
     r->cause = rb->b.path;
     rb->b.nevprt = -1;
-    if (bsim_run_schedule(r, i, err) != 0)
-      return -1;
+    if (bsim_run_schedule(r, i, err) != 0) return -1;
     if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     rb->b.nevprt = 0;
   }
   memset(p->jroot, 0, sizeof(int) * (size_t)p->ng);
-  if (p->errs.stop)
-    r->stopped = 1;
+  if (p->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);
 }
 

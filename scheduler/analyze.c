@@ -33,8 +33,7 @@ char *bsim_an_appendf(char **buf, const char *fmt, ...) {
   va_end(ap);
   size_t old = *buf ? strlen(*buf) : 0;
   char *s = add < 0 ? NULL : realloc(*buf, old + (size_t)add + 1);
-  if (!s)
-    return NULL;
+  if (!s) return NULL;
   va_start(ap, fmt);
   vsnprintf(s + old, (size_t)add + 1, fmt, ap);
   va_end(ap);
@@ -49,7 +48,8 @@ char *bsim_an_appendf(char **buf, const char *fmt, ...) {
 int bsim_an_evlist(bsim_analysis *a) {
   bsim_plan *p = a->p;
   const bsim_flat *f = p->flat;
-  char *mark = zalloc((size_t)p->nblocks, 1), *fed = zalloc((size_t)p->nblocks, 1);
+  char *mark = zalloc((size_t)p->nblocks, 1),
+       *fed = zalloc((size_t)p->nblocks, 1);
   if (!mark || !fed) {
     free(mark);
     free(fed);
@@ -76,8 +76,7 @@ int bsim_an_evlist(bsim_analysis *a) {
   a->nev = 0;
   for (int k = 0; k < p->nblocks; k++) {
     int b = p->order[k];
-    if (mark[b] && p->blocks[b].b.nout > 0)
-      a->evlist[a->nev++] = b;
+    if (mark[b] && p->blocks[b].b.nout > 0) a->evlist[a->nev++] = b;
   }
   free(mark);
   free(fed);
@@ -94,8 +93,7 @@ int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
   bsim_plan_bind(p, a->t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   for (int k = 0, ui = 0; k < a->nin; ui += a->in[k].n, k++) {
     const an_input *in = &a->in[k];
-    if (p->blocks[in->block].active)
-      continue;
+    if (p->blocks[in->block].active) continue;
     double *buf = p->blocks[in->block].b.outptr[in->port];
     for (int i = 0; a->u && i < in->n; i++)
       buf[i] = a->u[ui + i];
@@ -103,11 +101,9 @@ int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
   for (int e = 0; e < a->nev; e++) {
     int b = a->evlist[e];
     int rc = bsim_plan_call(p, b, BSIM_FLAG_OUTPUTS);
-    if (rc != BSIM_CB_OK)
-      return rc;
+    if (rc != BSIM_CB_OK) return rc;
     for (int k = 0, ui = 0; a->u && k < a->nin; ui += a->in[k].n, k++) {
-      if (a->in[k].block != b)
-        continue;
+      if (a->in[k].block != b) continue;
       double *buf = p->blocks[b].b.outptr[a->in[k].port];
       for (int i = 0; i < a->in[k].n; i++)
         buf[i] += a->u[ui + i] - a->unom[ui + i];
@@ -115,18 +111,15 @@ int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
   }
   for (int k = 0; k < p->nstate_blocks; k++) {
     int rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
-    if (rc != BSIM_CB_OK)
-      return rc;
+    if (rc != BSIM_CB_OK) return rc;
   }
   for (int k = 0; k < p->nstate_blocks; k++) {
     rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (rb->fb->model.implicit)
-      continue;
+    if (rb->fb->model.implicit) continue;
     for (int i = rb->xoff; i < rb->xoff + rb->b.nx; i++)
       res[i] = yp[i] - res[i];
   }
-  if (p->dummy)
-    res[0] = yp[0];
+  if (p->dummy) res[0] = yp[0];
   for (int t = 0; t < p->ntorn; t++) {
     const rt_torn *tw = &p->torn[t];
     const double *h = p->blocks[tw->block].b.outptr[tw->port];
@@ -160,8 +153,7 @@ int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
   double *op = outs, *om = NULL; /* f+ outputs go to outs, f- to om */
   if (outs) {
     om = malloc(sizeof(double) * (size_t)(a->no ? a->no : 1));
-    if (!om)
-      return BSIM_CB_FATAL;
+    if (!om) return BSIM_CB_FATAL;
   }
   v[j] = vp;
   int rc = bsim_an_eval(a, a->y, a->yp, a->r1);
@@ -182,8 +174,8 @@ int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
         noise[i] = 64.0 * DBL_EPSILON * (fabs(fp) + fabs(fm) + a->scale) / hh;
     }
     for (int k = 0; outs && k < a->no; k++)
-      outs[k] = significant(op[k], om[k], a->scale) ? (op[k] - om[k]) / hh
-                                                      : 0.0;
+      outs[k] =
+          significant(op[k], om[k], a->scale) ? (op[k] - om[k]) / hh : 0.0;
   }
   free(om);
   return rc;
@@ -191,7 +183,7 @@ int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
 
 /* Both Jacobians at the current a->y, a->yp (noise bounds optional). */
 int bsim_an_jacobians(bsim_analysis *a, double *J, double *Jp, double *Jn,
-                     double *Jpn) {
+                      double *Jpn) {
   int n = a->n;
   double *col = malloc(sizeof(double) * (size_t)(n ? n : 1));
   double *noi = malloc(sizeof(double) * (size_t)(n ? n : 1));
@@ -202,8 +194,7 @@ int bsim_an_jacobians(bsim_analysis *a, double *J, double *Jp, double *Jn,
       rc = bsim_an_column(a, wrt ? a->yp : a->y, j, col, noi, NULL);
       for (int i = 0; rc == BSIM_CB_OK && i < n; i++) {
         M[(size_t)i * (size_t)n + (size_t)j] = col[i];
-        if (N)
-          N[(size_t)i * (size_t)n + (size_t)j] = noi[i];
+        if (N) N[(size_t)i * (size_t)n + (size_t)j] = noi[i];
       }
     }
   }
@@ -225,7 +216,8 @@ static int revive(bsim_analysis *a, bsim_error *err) {
     nz += (size_t)p->blocks[i].b.nz;
     nm += (size_t)p->blocks[i].b.nmode;
   }
-  double *outs = zalloc(p->noutbuf, sizeof(double)), *z = zalloc(nz, sizeof(double));
+  double *outs = zalloc(p->noutbuf, sizeof(double)),
+         *z = zalloc(nz, sizeof(double));
   int *modes = zalloc(nm, sizeof(int));
   double *ty = zalloc((size_t)p->ny * 3, sizeof(double));
   int rc = -1;
@@ -233,14 +225,11 @@ static int revive(bsim_analysis *a, bsim_error *err) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
     goto done;
   }
-  if (p->noutbuf)
-    memcpy(outs, p->outbufs, sizeof(double) * p->noutbuf);
+  if (p->noutbuf) memcpy(outs, p->outbufs, sizeof(double) * p->noutbuf);
   for (int i = 0, oz = 0, om = 0; i < p->nblocks; i++) {
     bsim_block *b = &p->blocks[i].b;
-    if (b->nz)
-      memcpy(z + oz, b->z, sizeof(double) * (size_t)b->nz);
-    if (b->nmode)
-      memcpy(modes + om, b->mode, sizeof(int) * (size_t)b->nmode);
+    if (b->nz) memcpy(z + oz, b->z, sizeof(double) * (size_t)b->nz);
+    if (b->nmode) memcpy(modes + om, b->mode, sizeof(int) * (size_t)b->nmode);
     oz += b->nz;
     om += b->nmode;
   }
@@ -258,14 +247,11 @@ static int revive(bsim_analysis *a, bsim_error *err) {
     bsim_error_set(err, BSIM_ERR_SIM, "%s", p->errs.err.message);
     goto done;
   }
-  if (p->noutbuf)
-    memcpy(p->outbufs, outs, sizeof(double) * p->noutbuf);
+  if (p->noutbuf) memcpy(p->outbufs, outs, sizeof(double) * p->noutbuf);
   for (int i = 0, oz = 0, om = 0; i < p->nblocks; i++) {
     bsim_block *b = &p->blocks[i].b;
-    if (b->nz)
-      memcpy(b->z, z + oz, sizeof(double) * (size_t)b->nz);
-    if (b->nmode)
-      memcpy(b->mode, modes + om, sizeof(int) * (size_t)b->nmode);
+    if (b->nz) memcpy(b->z, z + oz, sizeof(double) * (size_t)b->nz);
+    if (b->nmode) memcpy(b->mode, modes + om, sizeof(int) * (size_t)b->nmode);
     oz += b->nz;
     om += b->nmode;
   }
@@ -306,12 +292,10 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
     opt = *o;
   else
     bsim_options_init(&opt);
-  if (at > 0)
-    opt.final_time = at;
+  if (at > 0) opt.final_time = at;
   opt.samples = 2; /* only the end matters */
   a->s = bsim_sim_create(d, &opt, err);
-  if (!a->s)
-    return -1;
+  if (!a->s) return -1;
   bsim_plan *p = a->p = a->s->plan;
   size_t ny = (size_t)p->ny;
   a->y = zalloc(ny, sizeof(double));
@@ -338,8 +322,7 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
     return -1;
   }
   a->t = ok ? a->s->final_t : a->s->t0;
-  if (revive(a, err) != 0 || bsim_an_evlist(a) != 0)
-    return -1;
+  if (revive(a, err) != 0 || bsim_an_evlist(a) != 0) return -1;
   if (!ok) {
     snprintf(a->note, sizeof a->note,
              "no consistent point%s: %s; analysing the initial guess at "
@@ -364,8 +347,7 @@ static int name_unknowns(bsim_analysis *a) {
   a->uname = zalloc((size_t)n, sizeof(char *));
   a->ename = zalloc((size_t)n, sizeof(char *));
   a->ublock = zalloc((size_t)n, sizeof(int));
-  if (!a->uname || !a->ename || !a->ublock)
-    return -1;
+  if (!a->uname || !a->ename || !a->ublock) return -1;
   for (int k = 0; k < p->nstate_blocks; k++) {
     const rt_block *rb = &p->blocks[p->state_blocks[k]];
     for (int i = 0; i < rb->b.nx; i++) {
@@ -382,8 +364,7 @@ static int name_unknowns(bsim_analysis *a) {
     for (int i = 0; i < tw->n; i++) {
       int j = tw->yoff + i;
       char idx[32] = "";
-      if (tw->n > 1)
-        snprintf(idx, sizeof idx, "[%d]", i + 1);
+      if (tw->n > 1) snprintf(idx, sizeof idx, "[%d]", i + 1);
       a->ublock[j] = tw->block;
       if (!bsim_an_appendf(&a->uname[j], "%s:%d%s", path, tw->port + 1, idx) ||
           !bsim_an_appendf(&a->ename[j], "%s:%d%s.g", path, tw->port + 1, idx))
@@ -392,7 +373,6 @@ static int name_unknowns(bsim_analysis *a) {
   }
   return 0;
 }
-
 
 bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
                                     const bsim_options *o, double at,
@@ -403,22 +383,21 @@ bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
     return NULL;
   }
   a->verdict = BSIM_STABILITY_UNKNOWN;
-  if (find_point(a, d, o, at, err) != 0)
-    goto fail;
+  if (find_point(a, d, o, at, err) != 0) goto fail;
   size_t nn = (size_t)a->n * (size_t)a->n;
   a->J = zalloc(nn, sizeof(double));
   a->Jp = zalloc(nn, sizeof(double));
   a->Jn = zalloc(nn, sizeof(double));
   a->Jpn = zalloc(nn, sizeof(double));
-  if (!a->J || !a->Jp || !a->Jn || !a->Jpn || name_unknowns(a) != 0)
-    goto nomem;
+  if (!a->J || !a->Jp || !a->Jn || !a->Jpn || name_unknowns(a) != 0) goto nomem;
   int rc = bsim_an_jacobians(a, a->J, a->Jp, a->Jn, a->Jpn);
   if (rc != BSIM_CB_OK) {
     bsim_error_set(err, BSIM_ERR_SIM,
                    "the residual cannot be evaluated near the point t = %g: "
                    "%s (hint: the point lies on a domain boundary; try --at)",
-                   a->t, a->p->errs.fatal ? a->p->errs.err.message
-                                          : a->p->errs.last_recoverable);
+                   a->t,
+                   a->p->errs.fatal ? a->p->errs.err.message
+                                    : a->p->errs.last_recoverable);
     goto fail;
   }
   if (bsim_an_structural(a) != 0 || bsim_an_index(a) != 0 ||
@@ -435,8 +414,7 @@ fail:
 }
 
 void bsim_analysis_free(bsim_analysis *a) {
-  if (!a)
-    return;
+  if (!a) return;
   if (a->live) {
     bsim_plan *p = a->p;
     bsim_plan_bind(p, a->t, a->y, a->yp, a->res, BSIM_PHASE_DISCRETE);

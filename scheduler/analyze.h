@@ -48,9 +48,9 @@ struct bsim_analysis {
   int nev;
   an_input *in;
   int nin, nu;
-  double *unom;     /* nu values of the inputs at the point */
-  const double *u;  /* nu values to impose during an evaluation, NULL =
-                       leave the inputs alone */
+  double *unom;    /* nu values of the inputs at the point */
+  const double *u; /* nu values to impose during an evaluation, NULL =
+                      leave the inputs alone */
 
   /* linearization */
   int lin, no;

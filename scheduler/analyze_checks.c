@@ -24,17 +24,17 @@ static void loop_blocks(const bsim_plan *p, int b, char *on);
 /* ", through the loop 'a' (T), 'b' (T)" for the loop of block b. */
 static void append_loop(bsim_analysis *a, char **msg, int b) {
   char *on = zalloc((size_t)a->p->nblocks, 1);
-  if (!on)
-    return;
+  if (!on) return;
   loop_blocks(a->p, b, on);
   int any = 0;
   for (int i = 0; i < a->p->nblocks; i++)
     if (on[i])
-      bsim_an_appendf(msg, "%s'%s' (%s)", any++ ? ", " : " (algebraic loop "
-                      "through ", a->p->blocks[i].b.path,
-                      a->p->blocks[i].fb->type->name);
-  if (any)
-    bsim_an_appendf(msg, ")");
+      bsim_an_appendf(msg, "%s'%s' (%s)",
+                      any++ ? ", "
+                            : " (algebraic loop "
+                              "through ",
+                      a->p->blocks[i].b.path, a->p->blocks[i].fb->type->name);
+  if (any) bsim_an_appendf(msg, ")");
   free(on);
 }
 
@@ -69,8 +69,7 @@ static int pattern_more(bsim_analysis *a, char *pat) {
       a->y[i] = keep[i] + 0.1 * (1 + fabs(keep[i])) * next_unit(&st);
       a->yp[i] = keep[ny + i] + 0.1 * (1 + fabs(keep[ny + i])) * next_unit(&st);
     }
-    if (bsim_an_jacobians(a, J, Jp, NULL, NULL) != BSIM_CB_OK)
-      continue;
+    if (bsim_an_jacobians(a, J, Jp, NULL, NULL) != BSIM_CB_OK) continue;
     for (size_t i = 0; i < n; i++)
       for (size_t j = 0; j < n; j++)
         pat[i * n + j] |= (j < (size_t)a->nd ? Jp : J)[i * n + j] != 0.0;
@@ -90,42 +89,43 @@ int bsim_an_structural(bsim_analysis *a) {
   char *pat = zalloc(n * n, 1);
   int *rm = zalloc(n, sizeof(int)), *cm = zalloc(n, sizeof(int));
   int rc = -1;
-  if (!pat || !rm || !cm)
-    goto done;
+  if (!pat || !rm || !cm) goto done;
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++)
       pat[i * n + j] = (j < (size_t)a->nd ? a->Jp : a->J)[i * n + j] != 0.0;
-  if (pattern_more(a, pat) != 0)
-    goto done;
+  if (pattern_more(a, pat) != 0) goto done;
   a->srank = bsim_match_max(a->n, a->n, pat, rm, cm);
-  if (a->srank < 0)
-    goto done;
-  if (!bsim_an_appendf(&a->smsg, "%s", ""))
-    goto done;
+  if (a->srank < 0) goto done;
+  if (!bsim_an_appendf(&a->smsg, "%s", "")) goto done;
   for (size_t i = 0; i < n; i++) {
-    if (rm[i] >= 0)
-      continue;
-    bsim_an_appendf(&a->smsg, "equation '%s' (block '%s', %s) is left "
-                    "unmatched: ", a->ename[i], a->p->blocks[a->ublock[i]].b.path,
+    if (rm[i] >= 0) continue;
+    bsim_an_appendf(&a->smsg,
+                    "equation '%s' (block '%s', %s) is left "
+                    "unmatched: ",
+                    a->ename[i], a->p->blocks[a->ublock[i]].b.path,
                     type_of(a, (int)i));
     int any = 0;
     for (size_t j = 0; j < n; j++)
       if (pat[i * n + j])
         bsim_an_appendf(&a->smsg, "%s'%s'", any++ ? ", " : "it involves only ",
                         a->uname[j]);
-    bsim_an_appendf(&a->smsg, "%s", any ? ", which other equations "
-                    "already determine" : "no unknown enters it");
-    if (i >= (size_t)a->nd)
-      append_loop(a, &a->smsg, a->ublock[i]);
+    bsim_an_appendf(&a->smsg, "%s",
+                    any ? ", which other equations "
+                          "already determine"
+                        : "no unknown enters it");
+    if (i >= (size_t)a->nd) append_loop(a, &a->smsg, a->ublock[i]);
     bsim_an_appendf(&a->smsg, "\n");
   }
   for (size_t j = 0; j < n; j++)
     if (cm[j] < 0)
-      bsim_an_appendf(&a->smsg, "unknown '%s' (block '%s', %s) is missed: "
-                      "no equation is left to determine it\n", a->uname[j],
-                      a->p->blocks[a->ublock[j]].b.path, type_of(a, (int)j));
+      bsim_an_appendf(&a->smsg,
+                      "unknown '%s' (block '%s', %s) is missed: "
+                      "no equation is left to determine it\n",
+                      a->uname[j], a->p->blocks[a->ublock[j]].b.path,
+                      type_of(a, (int)j));
   if (a->srank < a->n &&
-      !bsim_an_appendf(&a->smsg, "hint: a loop signal that cancels out of "
+      !bsim_an_appendf(&a->smsg,
+                       "hint: a loop signal that cancels out of "
                        "its own equation (y = u + y, a loop gain of exactly "
                        "1) leaves an equation without unknown; change the "
                        "gain or break the loop with a state (a filter or "
@@ -145,16 +145,14 @@ static void loop_blocks(const bsim_plan *p, int b, char *on) {
   const bsim_flat *f = p->flat;
   int nb = p->nblocks;
   char *fw = calloc((size_t)nb, 2);
-  if (!fw)
-    return;
+  if (!fw) return;
   char *bw = fw + nb;
   fw[b] = bw[b] = 1;
   for (int changed = 1; changed;) {
     changed = 0;
     for (int l = 0; l < f->nlinks; l++) {
       const bsim_flat_link *ln = &f->links[l];
-      if (!f->blocks[ln->to_block].model.dep_u[ln->to_port])
-        continue;
+      if (!f->blocks[ln->to_block].model.dep_u[ln->to_port]) continue;
       if (fw[ln->from_block] && !fw[ln->to_block])
         fw[ln->to_block] = changed = 1;
       if (bw[ln->to_block] && !bw[ln->from_block])
@@ -187,7 +185,8 @@ static double floor_of(const double *noise, int n, int r0, int c0, int rows,
 int bsim_an_index(bsim_analysis *a) {
   int n = a->n, nd = a->nd, na = a->na;
   size_t sa = (size_t)na;
-  double *G = zalloc(sa * sa, sizeof(double)), *sig = zalloc(sa, sizeof(double));
+  double *G = zalloc(sa * sa, sizeof(double)),
+         *sig = zalloc(sa, sizeof(double));
   double *V = zalloc(sa * sa, sizeof(double));
   char *on = zalloc((size_t)a->p->nblocks, 1);
   int rc = -1;
@@ -195,33 +194,35 @@ int bsim_an_index(bsim_analysis *a) {
     goto done;
   for (int i = 0; i < na; i++)
     for (int j = 0; j < na; j++)
-      G[(size_t)i * sa + (size_t)j] = a->J[(size_t)(nd + i) * (size_t)n + (size_t)(nd + j)];
+      G[(size_t)i * sa + (size_t)j] =
+          a->J[(size_t)(nd + i) * (size_t)n + (size_t)(nd + j)];
   double fl = floor_of(a->Jn, n, nd, nd, na, na);
   a->arank = bsim_svd_rank(na, na, G, rank_rel, fl, sig, V);
-  if (a->arank < 0)
-    goto done;
+  if (a->arank < 0) goto done;
   a->athr = na ? fmax(rank_rel * sig[0], fl) : 0.0;
   if (a->arank < na) {
-    bsim_an_appendf(&a->imsg, "the system is of higher index (>= 2): "
+    bsim_an_appendf(&a->imsg,
+                    "the system is of higher index (>= 2): "
                     "dg/dya is singular (rank %d of %d, threshold %.3g); "
-                    "the loop signals ", a->arank, na, a->athr);
+                    "the loop signals ",
+                    a->arank, na, a->athr);
     int any = 0;
     for (int j = 0; j < na; j++) {
       int hit = 0;
       for (int k = a->arank; k < na; k++)
         hit |= fabs(V[(size_t)j * sa + (size_t)k]) > 1e-3;
-      if (!hit)
-        continue;
+      if (!hit) continue;
       bsim_an_appendf(&a->imsg, "%s'%s'", any++ ? ", " : "", a->uname[nd + j]);
       loop_blocks(a->p, a->ublock[nd + j], on);
     }
     bsim_an_appendf(&a->imsg, " are not determined by the loop equations; "
-                    "blocks involved:");
+                              "blocks involved:");
     for (int b = 0; b < a->p->nblocks; b++)
       if (on[b])
         bsim_an_appendf(&a->imsg, " '%s' (%s)", a->p->blocks[b].b.path,
                         a->p->blocks[b].fb->type->name);
-    bsim_an_appendf(&a->imsg, "\nhint: an algebraic loop with gain exactly 1 "
+    bsim_an_appendf(&a->imsg,
+                    "\nhint: an algebraic loop with gain exactly 1 "
                     "(u = 1 + y, y = u) has no solution or infinitely many; "
                     "change the gain, or add a state (a filter or a delay) "
                     "in the loop\n");
@@ -242,31 +243,33 @@ done:
 int bsim_an_reduce(bsim_analysis *a) {
   int n = a->n, nd = a->nd;
   size_t sn = (size_t)n;
-  double *M = zalloc(sn * sn, sizeof(double)), *Mn = zalloc(sn * sn, sizeof(double));
-  double *X = zalloc(sn * (size_t)nd, sizeof(double)), *sig = zalloc(sn, sizeof(double));
+  double *M = zalloc(sn * sn, sizeof(double)),
+         *Mn = zalloc(sn * sn, sizeof(double));
+  double *X = zalloc(sn * (size_t)nd, sizeof(double)),
+         *sig = zalloc(sn, sizeof(double));
   a->ere = zalloc((size_t)nd, sizeof(double));
   a->eim = zalloc((size_t)nd, sizeof(double));
   a->ared = zalloc((size_t)nd * (size_t)nd, sizeof(double));
   int rc = -1;
-  if (!M || !Mn || !X || !sig || !a->ere || !a->eim || !a->ared)
-    goto done;
+  if (!M || !Mn || !X || !sig || !a->ere || !a->eim || !a->ared) goto done;
   for (size_t i = 0; i < sn; i++)
     for (size_t j = 0; j < sn; j++) {
       int d = j < (size_t)nd;
       M[i * sn + j] = (d ? a->Jp : a->J)[i * sn + j];
       Mn[i * sn + j] = (d ? a->Jpn : a->Jn)[i * sn + j];
-      if (j < (size_t)nd)
-        X[i * (size_t)nd + j] = a->J[i * sn + j];
+      if (j < (size_t)nd) X[i * (size_t)nd + j] = a->J[i * sn + j];
     }
-  int r = bsim_svd_rank(n, n, M, rank_rel, floor_of(Mn, n, 0, 0, n, n), sig, NULL);
-  if (r < 0)
-    goto done;
+  int r =
+      bsim_svd_rank(n, n, M, rank_rel, floor_of(Mn, n, 0, 0, n, n), sig, NULL);
+  if (r < 0) goto done;
   rc = 0;
   if (r < n || bsim_dense_solve(n, M, nd, X, X) != 0) {
     if (a->imsg && !a->imsg[0])
-      bsim_an_appendf(&a->imsg, "dF/d[yd' ya] is singular (rank %d of %d): "
+      bsim_an_appendf(&a->imsg,
+                      "dF/d[yd' ya] is singular (rank %d of %d): "
                       "the derivatives and algebraic unknowns do not follow "
-                      "from the states (index >= 2)\n", r, n);
+                      "from the states (index >= 2)\n",
+                      r, n);
     goto done;
   }
   for (size_t i = 0; i < (size_t)nd * (size_t)nd; i++)
@@ -282,4 +285,3 @@ done:
   free(sig);
   return rc;
 }
-

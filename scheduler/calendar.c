@@ -26,8 +26,7 @@ int bsim_calendar_push(bsim_calendar *c, double t, int block, int port,
   if (c->n == c->cap) {
     size_t cap = c->cap ? 2 * c->cap : 16;
     bsim_event *h = realloc(c->heap, cap * sizeof *h);
-    if (!h)
-      return -1;
+    if (!h) return -1;
     c->heap = h;
     c->cap = cap;
   }
@@ -50,8 +49,7 @@ const bsim_event *bsim_calendar_peek(const bsim_calendar *c) {
 }
 
 int bsim_calendar_pop(bsim_calendar *c, bsim_event *out) {
-  if (c->n == 0)
-    return -1;
+  if (c->n == 0) return -1;
   *out = c->heap[0];
   bsim_event last = c->heap[--c->n];
   size_t i = 0;
@@ -62,14 +60,11 @@ int bsim_calendar_pop(bsim_calendar *c, bsim_event *out) {
       m = l;
       best = &c->heap[l];
     }
-    if (l + 1 < c->n && before(&c->heap[l + 1], best))
-      m = l + 1;
-    if (m == i)
-      break;
+    if (l + 1 < c->n && before(&c->heap[l + 1], best)) m = l + 1;
+    if (m == i) break;
     c->heap[i] = c->heap[m];
     i = m;
   }
-  if (c->n)
-    c->heap[i] = last;
+  if (c->n) c->heap[i] = last;
   return 0;
 }

@@ -31,8 +31,7 @@ static int graph_build(const bsim_flat *f, const int *portbase, graph *g) {
   g->start = xcalloc((size_t)f->nblocks + 1, sizeof(int));
   g->dst = xcalloc((size_t)f->nlinks, sizeof(int));
   g->port = xcalloc((size_t)f->nlinks, sizeof(int));
-  if (!g->start || !g->dst || !g->port)
-    return -1;
+  if (!g->start || !g->dst || !g->port) return -1;
   for (int i = 0; i < f->nlinks; i++) {
     const bsim_flat_link *l = &f->links[i];
     if (f->blocks[l->to_block].model.dep_u[l->to_port])
@@ -41,12 +40,10 @@ static int graph_build(const bsim_flat *f, const int *portbase, graph *g) {
   for (int v = 0; v < g->n; v++)
     g->start[v + 1] += g->start[v];
   int *fill = xcalloc((size_t)g->n, sizeof(int));
-  if (!fill)
-    return -1;
+  if (!fill) return -1;
   for (int i = 0; i < f->nlinks; i++) {
     const bsim_flat_link *l = &f->links[i];
-    if (!f->blocks[l->to_block].model.dep_u[l->to_port])
-      continue;
+    if (!f->blocks[l->to_block].model.dep_u[l->to_port]) continue;
     int e = g->start[l->from_block] + fill[l->from_block]++;
     g->dst[e] = l->to_block;
     g->port[e] = portbase[l->from_block] + l->from_port;
@@ -78,8 +75,7 @@ static int tarjan(const graph *g, int *comp) {
   for (int v = 0; v < n; v++)
     index[v] = -1;
   for (int root = 0; root < n; root++) {
-    if (index[root] >= 0)
-      continue;
+    if (index[root] >= 0) continue;
     callv[0] = root;
     calle[0] = g->start[root];
     cs = 1;
@@ -112,8 +108,7 @@ static int tarjan(const graph *g, int *comp) {
         ncomp++;
       }
       cs--;
-      if (cs > 0 && low[v] < low[callv[cs - 1]])
-        low[callv[cs - 1]] = low[v];
+      if (cs > 0 && low[v] < low[callv[cs - 1]]) low[callv[cs - 1]] = low[v];
     }
   }
 done:
@@ -137,8 +132,7 @@ static void order_component(const graph *g, const int *comp, int c,
   int nout = 0;
   for (int m = 0; m < nmem; m++) {
     int root = members[m];
-    if (state[root])
-      continue;
+    if (state[root]) continue;
     int sp = 0;
     stackv[sp] = root;
     stacke[sp++] = g->start[root];
@@ -148,8 +142,7 @@ static void order_component(const graph *g, const int *comp, int c,
       if (stacke[sp - 1] < g->start[v + 1]) {
         int e = stacke[sp - 1]++;
         int w = g->dst[e];
-        if (comp[w] != c || torn[g->port[e]])
-          continue;
+        if (comp[w] != c || torn[g->port[e]]) continue;
         if (state[w] == 1)
           torn[g->port[e]] = 1; /* back edge: tear the signal */
         else if (state[w] == 0) {
@@ -181,23 +174,19 @@ static int compute_order(const graph *g, int *order, char *torn) {
   int *se = xcalloc((size_t)n, sizeof(int));
   int *members = xcalloc((size_t)n, sizeof(int));
   int *cstart = NULL, rc = -1;
-  if (!comp || !state || !sv || !se || !members)
-    goto done;
+  if (!comp || !state || !sv || !se || !members) goto done;
   int ncomp = tarjan(g, comp);
-  if (ncomp < 0)
-    goto done;
+  if (ncomp < 0) goto done;
   /* bucket the blocks by component */
   cstart = xcalloc((size_t)ncomp + 1, sizeof(int));
-  if (!cstart)
-    goto done;
+  if (!cstart) goto done;
   for (int v = 0; v < n; v++)
     cstart[comp[v] + 1]++;
   for (int c = 0; c < ncomp; c++)
     cstart[c + 1] += cstart[c];
   {
     int *fill = xcalloc((size_t)ncomp, sizeof(int));
-    if (!fill)
-      goto done;
+    if (!fill) goto done;
     for (int v = 0; v < n; v++)
       members[cstart[comp[v]] + fill[comp[v]]++] = v;
     free(fill);
@@ -207,8 +196,8 @@ static int compute_order(const graph *g, int *order, char *torn) {
   int pos = 0;
   for (int c = ncomp - 1; c >= 0; c--) {
     int nmem = cstart[c + 1] - cstart[c];
-    order_component(g, comp, c, members + cstart[c], nmem, torn, state, sv,
-                    se, order + pos);
+    order_component(g, comp, c, members + cstart[c], nmem, torn, state, sv, se,
+                    order + pos);
     pos += nmem;
   }
   rc = 0;
@@ -235,8 +224,7 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   const bsim_block_type *t = fb->type;
   if (m->sim) {
     t = bsim_block_type_find(m->sim);
-    if (!t)
-      return -1;
+    if (!t) return -1;
   }
   rb->fn = t->fn;
   rb->fb = fb;
@@ -250,8 +238,7 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   b->inptr = xcalloc((size_t)m->nin, sizeof(double *));
   b->outptr = xcalloc((size_t)m->nout, sizeof(double *));
   b->oparptr = xcalloc((size_t)m->nopar, sizeof(double *));
-  if (!rb->sizes || !b->inptr || !b->outptr || !b->oparptr)
-    return -1;
+  if (!rb->sizes || !b->inptr || !b->outptr || !b->oparptr) return -1;
   int *insz = rb->sizes, *outsz = insz + 2 * m->nin,
       *oparsz = outsz + 2 * m->nout;
   for (int k = 0; k < m->nin; k++) {
@@ -276,8 +263,7 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   b->nz = m->nz;
   if (m->nz) {
     b->z = xcalloc((size_t)m->nz, sizeof(double));
-    if (!b->z)
-      return -1;
+    if (!b->z) return -1;
     memcpy(b->z, m->z0, sizeof(double) * (size_t)m->nz);
   }
   b->nrpar = m->nrpar;
@@ -288,14 +274,12 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   b->nmode = m->nmode;
   if (m->nmode) {
     b->mode = xcalloc((size_t)m->nmode, sizeof(int));
-    if (!b->mode)
-      return -1;
+    if (!b->mode) return -1;
   }
   b->nevout = m->nevout;
   if (m->nevout) {
     b->evout = xcalloc((size_t)m->nevout, sizeof(double));
-    if (!b->evout)
-      return -1;
+    if (!b->evout) return -1;
   }
   b->work = &rb->work;
   return 0;
@@ -303,7 +287,8 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
 
 /* Which blocks' outputs can move while the integrator runs: those with
  * states or time dependence, and those without event inputs that read such
- * an output or a torn loop signal. The others are settled at start and at events only. */
+ * an output or a torn loop signal. The others are settled at start and at
+ * events only. */
 static void mark_active(bsim_plan *p, const char *torn, const int *portbase) {
   const bsim_flat *f = p->flat;
   for (int i = 0; i < p->nblocks; i++) {
@@ -344,17 +329,14 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
   p->nx = off;
   for (int i = 0; i < p->nblocks; i++)
     for (int k = 0; k < f->blocks[i].model.nout; k++)
-      if (torn[portbase[i] + k])
-        p->ntorn++;
+      if (torn[portbase[i] + k]) p->ntorn++;
   p->torn = xcalloc((size_t)p->ntorn, sizeof(rt_torn));
-  if (!p->torn)
-    return -1;
+  if (!p->torn) return -1;
   int t = 0;
   for (int i = 0; i < p->nblocks; i++) {
     const bsim_model *m = &f->blocks[i].model;
     for (int k = 0; k < m->nout; k++) {
-      if (!torn[portbase[i] + k])
-        continue;
+      if (!torn[portbase[i] + k]) continue;
       rt_torn *tw = &p->torn[t++];
       tw->block = i;
       tw->port = k;
@@ -362,8 +344,7 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
       tw->yoff = off;
       off += tw->n;
       tw->w = xcalloc((size_t)tw->n, sizeof(double));
-      if (!tw->w)
-        return -1;
+      if (!tw->w) return -1;
     }
   }
   p->nw = off - p->nx;
@@ -376,8 +357,7 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
     if (f->blocks[i].model.implicit && f->blocks[i].model.nx > 0)
       p->ode_form = 0;
   p->id = xcalloc((size_t)p->ny, sizeof(double));
-  if (!p->id)
-    return -1;
+  if (!p->id) return -1;
   for (int i = 0; i < p->nx + p->dummy; i++)
     p->id[i] = 1.0;
   return 0;
@@ -401,16 +381,13 @@ static int index_lists(bsim_plan *p) {
   p->active_order = xcalloc((size_t)p->nblocks, sizeof(int));
   p->state_blocks = xcalloc((size_t)p->nblocks, sizeof(int));
   p->zc_blocks = xcalloc((size_t)p->nblocks, sizeof(int));
-  if (!p->active_order || !p->state_blocks || !p->zc_blocks)
-    return -1;
+  if (!p->active_order || !p->state_blocks || !p->zc_blocks) return -1;
   int ns = 0;
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
     rt_block *rb = &p->blocks[i];
-    if (rb->active && rb->b.nout > 0)
-      p->active_order[p->nactive++] = i;
-    if (rb->b.nx > 0)
-      p->state_blocks[ns++] = i;
+    if (rb->active && rb->b.nout > 0) p->active_order[p->nactive++] = i;
+    if (rb->b.nx > 0) p->state_blocks[ns++] = i;
     if (rb->b.ng > 0 || rb->b.nmode > 0) {
       p->zc_blocks[p->nzc_blocks++] = i;
       if (rb->b.ng > 0) {
@@ -423,8 +400,7 @@ static int index_lists(bsim_plan *p) {
   p->gbuf = xcalloc((size_t)p->ng, sizeof(double));
   p->jroot = xcalloc((size_t)p->ng, sizeof(int));
   p->gdir = xcalloc((size_t)p->ng, sizeof(int));
-  if (!p->gbuf || !p->jroot || !p->gdir)
-    return -1;
+  if (!p->gbuf || !p->jroot || !p->gdir) return -1;
   for (int k = 0; k < p->nzc_blocks; k++) {
     rt_block *rb = &p->blocks[p->zc_blocks[k]];
     if (rb->goff >= 0) {
@@ -442,8 +418,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   int *portbase = xcalloc((size_t)flat->nblocks + 1, sizeof(int));
   char *torn = NULL;
   graph g = {0};
-  if (!p || !portbase)
-    goto nomem;
+  if (!p || !portbase) goto nomem;
   p->flat = flat;
   p->nblocks = flat->nblocks;
   size_t nbuf = 0;
@@ -458,8 +433,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   p->noutbuf = nbuf;
   p->order = xcalloc((size_t)flat->nblocks, sizeof(int));
   torn = xcalloc((size_t)portbase[flat->nblocks], 1);
-  if (!p->blocks || !p->outbufs || !p->order || !torn)
-    goto nomem;
+  if (!p->blocks || !p->outbufs || !p->order || !torn) goto nomem;
   double *outbuf = p->outbufs;
   for (int i = 0; i < flat->nblocks; i++) {
     if (setup_block(p, i, &outbuf) != 0) {
@@ -477,8 +451,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
       compute_order(&g, p->order, torn) != 0)
     goto nomem;
   mark_active(p, torn, portbase);
-  if (layout(p, torn, portbase) != 0)
-    goto nomem;
+  if (layout(p, torn, portbase) != 0) goto nomem;
   connect_inputs(p);
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
       bsim_plan_sparsity(p) != 0)
@@ -498,8 +471,7 @@ fail:
 }
 
 void bsim_plan_free(bsim_plan *p) {
-  if (!p)
-    return;
+  if (!p) return;
   for (int i = 0; p->blocks && i < p->nblocks; i++) {
     rt_block *rb = &p->blocks[i];
     free(rb->sizes);

@@ -24,10 +24,11 @@ static int adjacency(bsim_plan *p) {
   p->dst_start = zalloc((size_t)n + 1, sizeof(int));
   p->src_block = zalloc((size_t)m, sizeof(int));
   p->dst_block = zalloc((size_t)m, sizeof(int));
-  int *fs = zalloc((size_t)n, sizeof(int)), *fd = zalloc((size_t)n, sizeof(int));
+  int *fs = zalloc((size_t)n, sizeof(int)),
+      *fd = zalloc((size_t)n, sizeof(int));
   int rc = -1;
-  if (!p->src_start || !p->dst_start || !p->src_block || !p->dst_block ||
-      !fs || !fd)
+  if (!p->src_start || !p->dst_start || !p->src_block || !p->dst_block || !fs ||
+      !fd)
     goto done;
   for (int l = 0; l < m; l++) {
     p->src_start[f->links[l].to_block + 1]++;
@@ -62,11 +63,9 @@ static int continuous(const bsim_plan *p, int b) {
 static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
   int head = 0, tail = 0;
   for (int b = 0; b < p->nblocks; b++)
-    if (continuous(p, b))
-      queue[tail++] = b;
+    if (continuous(p, b)) queue[tail++] = b;
   char *seen = zalloc((size_t)p->nblocks, 1);
-  if (!seen)
-    return -1;
+  if (!seen) return -1;
   for (int k = 0; k < tail; k++)
     seen[queue[k]] = 1;
   while (head < tail) {
@@ -86,8 +85,8 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
 
 /* Does the activation tree of event output k of block b reach the
  * continuous part? */
-static int tree_is_critical(const bsim_plan *p, int b, int k,
-                            const char *feeds, char *seen, int *queue) {
+static int tree_is_critical(const bsim_plan *p, int b, int k, const char *feeds,
+                            char *seen, int *queue) {
   const bsim_flat *f = p->flat;
   int tail = 0, critical = 0;
   for (int a = 0; a < f->nactivations; a++) {
@@ -99,8 +98,7 @@ static int tree_is_critical(const bsim_plan *p, int b, int k,
   }
   for (int head = 0; head < tail; head++) {
     int c = queue[head];
-    if (continuous(p, c) || feeds[c])
-      critical = 1;
+    if (continuous(p, c) || feeds[c]) critical = 1;
     for (int e = p->dst_start[c]; e < p->dst_start[c + 1]; e++) {
       int d = p->dst_block[e];
       if (p->inherits[d] && !seen[d]) {
@@ -117,8 +115,7 @@ static int tree_is_critical(const bsim_plan *p, int b, int k,
 int bsim_plan_analyze_events(bsim_plan *p) {
   const bsim_flat *f = p->flat;
   int n = p->nblocks, nev = 0;
-  if (adjacency(p) != 0)
-    return -1;
+  if (adjacency(p) != 0) return -1;
   p->inherits = zalloc((size_t)n, 1);
   p->evbase = zalloc((size_t)n + 1, sizeof(int));
   p->relevant = zalloc(p->noutbuf, 1);
@@ -135,15 +132,13 @@ int bsim_plan_analyze_events(bsim_plan *p) {
   }
   p->evbase[n] = nev;
   p->evcrit = zalloc((size_t)nev, 1);
-  if (!p->evcrit || mark_feeders(p, feeds, queue) != 0)
-    goto done;
+  if (!p->evcrit || mark_feeders(p, feeds, queue) != 0) goto done;
   for (int b = 0; b < n; b++)
     for (int k = 0; k < f->blocks[b].model.nevout; k++)
-      p->evcrit[p->evbase[b] + k] = (char)tree_is_critical(p, b, k, feeds,
-                                                           seen, queue);
+      p->evcrit[p->evbase[b] + k] =
+          (char)tree_is_critical(p, b, k, feeds, seen, queue);
   for (int b = 0; b < n; b++) {
-    if (!feeds[b])
-      continue;
+    if (!feeds[b]) continue;
     const rt_block *rb = &p->blocks[b];
     for (int k = 0; k < rb->b.nout; k++) {
       size_t off = (size_t)(rb->b.outptr[k] - p->outbufs);

@@ -10,8 +10,7 @@
 #include "blocksim/blocksim.h"
 
 void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...) {
-  if (!err || err->status != BSIM_OK)
-    return;
+  if (!err || err->status != BSIM_OK) return;
   err->status = status;
   va_list ap;
   va_start(ap, fmt);
@@ -20,8 +19,7 @@ void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...) {
 }
 
 void bsim_error_clear(bsim_error *err) {
-  if (!err)
-    return;
+  if (!err) return;
   err->status = BSIM_OK;
   err->message[0] = '\0';
 }

@@ -68,10 +68,8 @@ void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
 int bsim_plan_call(bsim_plan *p, int blk, int flag) {
   rt_block *rb = &p->blocks[blk];
   rb->fn(&rb->b, flag);
-  if (p->errs.fatal)
-    return BSIM_CB_FATAL;
-  if (p->errs.recoverable)
-    return BSIM_CB_RECOVERABLE;
+  if (p->errs.fatal) return BSIM_CB_FATAL;
+  if (p->errs.recoverable) return BSIM_CB_RECOVERABLE;
   return BSIM_CB_OK;
 }
 
@@ -79,11 +77,9 @@ int bsim_plan_outputs(bsim_plan *p, int all) {
   const int *list = all ? p->order : p->active_order;
   int n = all ? p->nblocks : p->nactive;
   for (int k = 0; k < n; k++) {
-    if (p->blocks[list[k]].b.nout == 0)
-      continue;
+    if (p->blocks[list[k]].b.nout == 0) continue;
     int rc = bsim_plan_call(p, list[k], BSIM_FLAG_OUTPUTS);
-    if (rc != BSIM_CB_OK)
-      return rc;
+    if (rc != BSIM_CB_OK) return rc;
   }
   return BSIM_CB_OK;
 }
@@ -94,23 +90,19 @@ int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
   p->errs.recoverable = 0;
   bsim_plan_bind(p, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   int rc = bsim_plan_outputs(p, 0);
-  if (rc != BSIM_CB_OK)
-    return rc;
+  if (rc != BSIM_CB_OK) return rc;
   for (int k = 0; k < p->nstate_blocks; k++) {
     rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
-    if (rc != BSIM_CB_OK)
-      return rc;
+    if (rc != BSIM_CB_OK) return rc;
   }
   /* explicit blocks gave f in res: F_x = x' - f */
   for (int k = 0; k < p->nstate_blocks; k++) {
     rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (rb->fb->model.implicit)
-      continue;
+    if (rb->fb->model.implicit) continue;
     for (int i = rb->xoff; i < rb->xoff + rb->b.nx; i++)
       res[i] = yp[i] - res[i];
   }
-  if (p->dummy)
-    res[0] = yp[0];
+  if (p->dummy) res[0] = yp[0];
   /* F_w = w - h(w) */
   for (int t2 = 0; t2 < p->ntorn; t2++) {
     const rt_torn *tw = &p->torn[t2];
@@ -127,15 +119,12 @@ int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
   p->errs.recoverable = 0;
   bsim_plan_bind(p, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);
   int rc = bsim_plan_outputs(p, 0);
-  if (rc != BSIM_CB_OK)
-    return rc;
+  if (rc != BSIM_CB_OK) return rc;
   for (int k = 0; k < p->nzc_blocks; k++) {
     int i = p->zc_blocks[k];
-    if (p->blocks[i].b.ng == 0)
-      continue;
+    if (p->blocks[i].b.ng == 0) continue;
     rc = bsim_plan_call(p, i, BSIM_FLAG_ZCROSS);
-    if (rc != BSIM_CB_OK)
-      return rc;
+    if (rc != BSIM_CB_OK) return rc;
   }
   memcpy(g, p->gbuf, sizeof(double) * (size_t)p->ng);
   return BSIM_CB_OK;

@@ -33,12 +33,10 @@ static int find_port(const bsim_plan *p, const char *spec, int *blk,
       return 0;
     }
   const char *colon = strrchr(spec, ':');
-  if (!colon || colon[1] == '\0')
-    return -1;
+  if (!colon || colon[1] == '\0') return -1;
   char *end;
   long k = strtol(colon + 1, &end, 10);
-  if (*end || k < 1)
-    return -1;
+  if (*end || k < 1) return -1;
   size_t len = (size_t)(colon - spec);
   for (int i = 0; i < p->nblocks; i++) {
     const char *path = p->blocks[i].b.path;
@@ -97,8 +95,7 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
                    const char *const *outputs, int no, bsim_error *err) {
   const bsim_plan *p = a->p;
   a->in = zalloc((size_t)ni, sizeof(an_input));
-  if (!a->in)
-    return -2;
+  if (!a->in) return -2;
   for (int k = 0; k < ni; k++) {
     an_input *in = &a->in[k];
     if (find_port(p, inputs[k], &in->block, &in->port) != 0)
@@ -109,20 +106,19 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
   a->nin = ni;
   a->uin = zalloc((size_t)a->nu, sizeof(char *));
   a->unom = zalloc((size_t)a->nu, sizeof(double));
-  if (!a->uin || !a->unom)
-    return -2;
+  if (!a->uin || !a->unom) return -2;
   for (int k = 0, u = 0; k < ni; k++) {
     const an_input *in = &a->in[k];
     const double *buf = p->blocks[in->block].b.outptr[in->port];
     for (int i = 0; i < in->n; i++, u++) {
       a->unom[u] = buf[i];
-      if (name_scalar(&a->uin[u], inputs[k], in->n, i) != 0)
-        return -2;
+      if (name_scalar(&a->uin[u], inputs[k], in->n, i) != 0) return -2;
     }
   }
   /* outputs: count, then fill */
   int total = 0;
-  int *blk = zalloc((size_t)no, sizeof(int)), *prt = zalloc((size_t)no, sizeof(int));
+  int *blk = zalloc((size_t)no, sizeof(int)),
+      *prt = zalloc((size_t)no, sizeof(int));
   if (!blk || !prt) {
     free(blk);
     free(prt);
@@ -144,8 +140,7 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
   }
   a->oname = zalloc((size_t)total, sizeof(char *));
   a->osrc = zalloc((size_t)total, sizeof(double *));
-  if (rc == 0 && (!a->oname || !a->osrc))
-    rc = -2;
+  if (rc == 0 && (!a->oname || !a->osrc)) rc = -2;
   for (int k = 0; k < no && rc == 0; k++) {
     int n = port_size(p, blk[k], prt[k]);
     const double *buf = p->blocks[blk[k]].b.outptr[prt[k]];
@@ -167,9 +162,12 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
 static int compute(bsim_analysis *a, bsim_error *err) {
   int n = a->n, nd = a->nd, nu = a->nu, no = a->no, k2 = nd + nu;
   size_t sn = (size_t)n, sk = (size_t)k2;
-  double *M = zalloc(sn * sn, sizeof(double)), *R = zalloc(sn * sk, sizeof(double));
-  double *Oy = zalloc((size_t)no * sn, sizeof(double)), *Ou = zalloc((size_t)no * (size_t)nu, sizeof(double));
-  double *col = zalloc(sn, sizeof(double)), *outs = zalloc((size_t)no, sizeof(double));
+  double *M = zalloc(sn * sn, sizeof(double)),
+         *R = zalloc(sn * sk, sizeof(double));
+  double *Oy = zalloc((size_t)no * sn, sizeof(double)),
+         *Ou = zalloc((size_t)no * (size_t)nu, sizeof(double));
+  double *col = zalloc(sn, sizeof(double)),
+         *outs = zalloc((size_t)no, sizeof(double));
   double *u = zalloc((size_t)nu, sizeof(double));
   int rc = -2;
   a->A = zalloc((size_t)nd * (size_t)nd, sizeof(double));
@@ -197,23 +195,24 @@ static int compute(bsim_analysis *a, bsim_error *err) {
   if (cb != BSIM_CB_OK) {
     bsim_error_set(err, BSIM_ERR_SIM,
                    "linearize: the residual cannot be evaluated near the "
-                   "point: %s", a->p->errs.fatal ? a->p->errs.err.message
-                                                 : a->p->errs.last_recoverable);
+                   "point: %s",
+                   a->p->errs.fatal ? a->p->errs.err.message
+                                    : a->p->errs.last_recoverable);
     rc = -1;
     goto done;
   }
   for (size_t i = 0; i < sn; i++)
     for (size_t j = 0; j < sn; j++) {
       M[i * sn + j] = (j < (size_t)nd ? a->Jp : a->J)[i * sn + j];
-      if (j < (size_t)nd)
-        R[i * sk + j] = a->J[i * sn + j];
+      if (j < (size_t)nd) R[i * sk + j] = a->J[i * sn + j];
     }
   if (n > 0 && bsim_dense_solve(n, M, k2, R, R) != 0) {
     bsim_error_set(err, BSIM_ERR_SIM,
                    "linearize: dF/d[x' w] is singular at t = %g, so the "
                    "derivatives and loop signals do not follow from states "
                    "and inputs (higher index; `blocksim analyze` names the "
-                   "blocks)", a->t);
+                   "blocks)",
+                   a->t);
     rc = -1;
     goto done;
   }
@@ -262,10 +261,8 @@ int bsim_analysis_linearize(bsim_analysis *a, const char *const *inputs,
                             int noutputs, bsim_error *err) {
   bsim_an_free_linear(a);
   int rc = resolve(a, inputs, ninputs, outputs, noutputs, err);
-  if (rc == 0)
-    rc = bsim_an_evlist(a) == 0 ? compute(a, err) : -2;
-  if (rc == -2)
-    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  if (rc == 0) rc = bsim_an_evlist(a) == 0 ? compute(a, err) : -2;
+  if (rc == -2) bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
   if (rc != 0) {
     bsim_an_free_linear(a);
     bsim_an_evlist(a);
@@ -279,14 +276,16 @@ int bsim_analysis_linearize(bsim_analysis *a, const char *const *inputs,
 /* Accessors                                                           */
 /* ------------------------------------------------------------------ */
 
-double bsim_analysis_time(const bsim_analysis *a) { return a->t; }
-const char *bsim_analysis_note(const bsim_analysis *a) { return a->note; }
+double bsim_analysis_time(const bsim_analysis *a) {
+  return a->t;
+}
+const char *bsim_analysis_note(const bsim_analysis *a) {
+  return a->note;
+}
 
 int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na) {
-  if (nd)
-    *nd = a->nd;
-  if (na)
-    *na = a->na;
+  if (nd) *nd = a->nd;
+  if (na) *na = a->na;
   return a->n;
 }
 
@@ -297,8 +296,7 @@ const char *bsim_analysis_equation(const bsim_analysis *a, int i) {
   return i >= 0 && i < a->n ? a->ename[i] : NULL;
 }
 const char *bsim_analysis_block_type(const bsim_analysis *a, int j) {
-  return j >= 0 && j < a->n ? a->p->blocks[a->ublock[j]].fb->type->name
-                            : NULL;
+  return j >= 0 && j < a->n ? a->p->blocks[a->ublock[j]].fb->type->name : NULL;
 }
 const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp) {
   return wrt_yp ? a->Jp : a->J;
@@ -306,24 +304,20 @@ const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp) {
 
 int bsim_analysis_structural_rank(const bsim_analysis *a,
                                   const char **message) {
-  if (message)
-    *message = a->smsg;
+  if (message) *message = a->smsg;
   return a->srank;
 }
 
 int bsim_analysis_algebraic_rank(const bsim_analysis *a, double *threshold,
                                  const char **message) {
-  if (threshold)
-    *threshold = a->athr;
-  if (message)
-    *message = a->imsg;
+  if (threshold) *threshold = a->athr;
+  if (message) *message = a->imsg;
   return a->arank;
 }
 
 int bsim_analysis_eigenvalues(const bsim_analysis *a, const double **re,
                               const double **im) {
-  if (!a->has_eig)
-    return -1;
+  if (!a->has_eig) return -1;
   *re = a->ere;
   *im = a->eim;
   return a->nd;
@@ -334,25 +328,28 @@ const double *bsim_analysis_reduced(const bsim_analysis *a) {
 }
 
 int bsim_analysis_stability(const bsim_analysis *a, double *stiffness) {
-  if (stiffness)
-    *stiffness = a->stiff;
+  if (stiffness) *stiffness = a->stiff;
   return a->verdict;
 }
 
 const double *bsim_analysis_matrix(const bsim_analysis *a, char which,
                                    int *rows, int *cols) {
-  if (!a->lin)
-    return NULL;
+  if (!a->lin) return NULL;
   int r = which == 'C' || which == 'D' ? a->no : a->nd;
   int c = which == 'B' || which == 'D' ? a->nu : a->nd;
   *rows = r;
   *cols = c;
   switch (which) {
-  case 'A': return a->A;
-  case 'B': return a->B;
-  case 'C': return a->C;
-  case 'D': return a->D;
-  default: return NULL;
+  case 'A':
+    return a->A;
+  case 'B':
+    return a->B;
+  case 'C':
+    return a->C;
+  case 'D':
+    return a->D;
+  default:
+    return NULL;
   }
 }
 
@@ -408,8 +405,7 @@ static int fill_mm(FILE *f, const void *ctx) {
 static int fill_names(FILE *f, const void *ctx) {
   const mm_job *j = ctx;
   for (int i = 0; i < j->rows; i++)
-    if (fprintf(f, "%s\n", j->names[i]) < 0)
-      return -1;
+    if (fprintf(f, "%s\n", j->names[i]) < 0) return -1;
   return 0;
 }
 
@@ -436,8 +432,7 @@ int bsim_analysis_export_linear(const bsim_analysis *a, const char *dir,
                  {a->no, a->nu, a->D, NULL}};
   static const char *const files[4] = {"A.mtx", "B.mtx", "C.mtx", "D.mtx"};
   for (int k = 0; k < 4; k++)
-    if (bsim_an_write(dir, files[k], fill_mm, &m[k], err) != 0)
-      return -1;
+    if (bsim_an_write(dir, files[k], fill_mm, &m[k], err) != 0) return -1;
   mm_job in = {a->nu, 1, NULL, a->uin}, out = {a->no, 1, NULL, a->oname};
   return bsim_an_write(dir, "inputs.txt", fill_names, &in, err) ||
                  bsim_an_write(dir, "outputs.txt", fill_names, &out, err)

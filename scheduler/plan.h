@@ -22,11 +22,11 @@ typedef struct rt_block {
   bsim_block b; /* the view passed to the block's function */
   void (*fn)(bsim_block *blk, int flag);
   const bsim_flat_block *fb;
-  int xoff;     /* offset of the block's states in y, -1 if none */
-  int goff;     /* offset of its surfaces in the global g, -1 if none */
-  int active;   /* outputs may change while the integrator runs */
-  int *sizes;   /* storage for insz / outsz / oparsz */
-  void *work;   /* the block's own pointer (b.work points here) */
+  int xoff;   /* offset of the block's states in y, -1 if none */
+  int goff;   /* offset of its surfaces in the global g, -1 if none */
+  int active; /* outputs may change while the integrator runs */
+  int *sizes; /* storage for insz / outsz / oparsz */
+  void *work; /* the block's own pointer (b.work points here) */
   /* what a sink recorded: rows of (t, values), rec_cols values each */
   double *rec;
   size_t rec_rows, rec_cap;
@@ -55,18 +55,18 @@ typedef struct bsim_plan {
   int nzc_blocks;
   rt_torn *torn;
   int ntorn;
-  int nx; /* differential unknowns */
-  int nw; /* torn loop signals */
-  int dummy; /* 1 when there is nothing to integrate: y = [0], F = y' */
-  int ny;    /* nx + nw + dummy */
+  int nx;       /* differential unknowns */
+  int nw;       /* torn loop signals */
+  int dummy;    /* 1 when there is nothing to integrate: y = [0], F = y' */
+  int ny;       /* nx + nw + dummy */
   int ode_form; /* F = y' - f: no torn signals, no implicit blocks */
   int ng;
-  double *id; /* ny entries */
-  double *gbuf; /* ng entries, where blocks write surfaces */
-  int *jroot;   /* ng entries */
-  int *gdir;    /* ng entries: direction each surface is watched in */
+  double *id;      /* ny entries */
+  double *gbuf;    /* ng entries, where blocks write surfaces */
+  int *jroot;      /* ng entries */
+  int *gdir;       /* ng entries: direction each surface is watched in */
   double *outbufs; /* all output buffers, one allocation */
-  size_t noutbuf; /* doubles in outbufs */
+  size_t noutbuf;  /* doubles in outbufs */
 
   /* Events (critical.c) */
   int *src_start, *src_block; /* data sources of each block (CSR) */

@@ -30,8 +30,7 @@ static double now_seconds(void) {
  * a few fixed-point passes give IDACalcIC a good starting point. */
 static int init_torn(run_state *r, bsim_error *err) {
   for (int pass = 0; pass < 3; pass++) {
-    if (bsim_run_settle(r, err) != 0)
-      return -1;
+    if (bsim_run_settle(r, err) != 0) return -1;
     for (int t = 0; t < r->p->ntorn; t++) {
       const rt_torn *tw = &r->p->torn[t];
       memcpy(r->y + tw->yoff, r->p->blocks[tw->block].b.outptr[tw->port],
@@ -45,8 +44,7 @@ static int init_torn(run_state *r, bsim_error *err) {
 static int guess_yp(run_state *r, bsim_error *err) {
   memset(r->yp, 0, sizeof(double) * (size_t)r->p->ny);
   int rc = bsim_plan_residual(r->t, r->y, r->yp, r->res, r->p);
-  if (rc == BSIM_CB_FATAL)
-    return bsim_run_fail(r, err);
+  if (rc == BSIM_CB_FATAL) return bsim_run_fail(r, err);
   for (int i = 0; i < r->p->nx; i++)
     r->yp[i] = rc == BSIM_CB_OK ? -r->res[i] : 0.0;
   return 0;
@@ -55,7 +53,8 @@ static int guess_yp(run_state *r, bsim_error *err) {
 /* Restarts closer together than this are "at the same time" for the
  * chattering guard: below it the engine cannot take a step anyway. */
 static double min_span(const run_state *r) {
-  return fmax(1e-10 * fabs(r->s->tf - r->s->t0), 100 * DBL_EPSILON * fabs(r->t));
+  return fmax(1e-10 * fabs(r->s->tf - r->s->t0),
+              100 * DBL_EPSILON * fabs(r->t));
 }
 
 static int chatter_guard(run_state *r, bsim_error *err) {
@@ -64,8 +63,7 @@ static int chatter_guard(run_state *r, bsim_error *err) {
   else
     r->fast_restarts = 0;
   r->last_restart_t = r->t;
-  if (r->fast_restarts < r->max_fast_restarts)
-    return 0;
+  if (r->fast_restarts < r->max_fast_restarts) return 0;
   bsim_error_set(err, BSIM_ERR_SIM,
                  "the diagram chatters: %ld cold restarts in a row closer "
                  "than %.3g s at t=%.17g, the last caused by block '%s' "
@@ -77,9 +75,10 @@ static int chatter_guard(run_state *r, bsim_error *err) {
 }
 
 static double horizon(const run_state *r) {
-  double h = r->next_sample < r->s->nrows ? r->s->times[r->next_sample]
-                                          : r->s->tf;
-  return fmin(h, fmin(bsim_calendar_next(&r->crit), bsim_calendar_next(&r->hot)));
+  double h =
+      r->next_sample < r->s->nrows ? r->s->times[r->next_sample] : r->s->tf;
+  return fmin(h,
+              fmin(bsim_calendar_next(&r->crit), bsim_calendar_next(&r->hot)));
 }
 
 /* Cold restart: the engine forgets its history and recomputes consistent
@@ -87,8 +86,7 @@ static double horizon(const run_state *r) {
 static int cold_restart(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
   for (int it = 0;; it++) {
-    if (chatter_guard(r, err) != 0 || guess_yp(r, err) != 0)
-      return -1;
+    if (chatter_guard(r, err) != 0 || guess_yp(r, err) != 0) return -1;
     if (r->eng) {
       if (et->reinit(r->eng, r->t, r->y, r->yp) != 0) {
         bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
@@ -121,8 +119,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
     double h = horizon(r);
     double tout1 = h > r->t ? h : r->s->tf;
     if (et->calc_ic(r->eng, tout1, r->y, r->yp) != 0) {
-      if (r->p->errs.fatal)
-        return bsim_run_fail(r, err);
+      if (r->p->errs.fatal) return bsim_run_fail(r, err);
       bsim_error_set(err, BSIM_ERR_SIM,
                      "no consistent initial values at t=%.17g: %s (hint: "
                      "check that every algebraic loop has a solution, e.g. "
@@ -130,15 +127,11 @@ static int cold_restart(run_state *r, bsim_error *err) {
                      r->t, et->last_error(r->eng));
       return -1;
     }
-    if (bsim_run_settle(r, err) != 0)
-      return -1;
+    if (bsim_run_settle(r, err) != 0) return -1;
     int changed = 0;
-    if (r->p->nmodes == 0)
-      return 0;
-    if (bsim_run_update_modes(r, &changed, err) != 0)
-      return -1;
-    if (!changed)
-      return 0;
+    if (r->p->nmodes == 0) return 0;
+    if (bsim_run_update_modes(r, &changed, err) != 0) return -1;
+    if (!changed) return 0;
     if (it + 1 >= MAX_MODE_ITERATIONS) {
       bsim_error_set(err, BSIM_ERR_SIM,
                      "modes do not settle at t=%.17g after %d restarts "
@@ -154,8 +147,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
  * nothing the continuous part sees has changed. */
 static int after_discrete(run_state *r, bsim_error *err) {
   int changed = 0;
-  if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0)
-    return -1;
+  if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
   if (bsim_run_unchanged(r)) {
     r->downgrades++;
     return 0;
@@ -178,8 +170,7 @@ static int record_due(run_state *r, bsim_error *err) {
   while (r->next_sample < r->s->nrows &&
          r->s->times[r->next_sample] <= r->t + eps) {
     bsim_plan_bind(r->p, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
-    if (bsim_plan_outputs(r->p, 0) != BSIM_CB_OK)
-      return bsim_run_fail(r, err);
+    if (bsim_plan_outputs(r->p, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
     record_sample(r);
   }
   return 0;
@@ -190,8 +181,7 @@ static int push_firings(run_state *r, bsim_error *err) {
   for (int i = 0; i < r->p->nblocks; i++) {
     const bsim_model *m = &f->blocks[i].model;
     for (int k = 0; k < m->nevout; k++) {
-      if (!m->firing || !(m->firing[k] >= 0))
-        continue;
+      if (!m->firing || !(m->firing[k] >= 0)) continue;
       bsim_calendar *c = r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
       if (bsim_calendar_push(c, m->firing[k], i, k, r->seq++) != 0) {
         bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
@@ -216,8 +206,7 @@ static int start(run_state *r, bsim_error *err) {
     rb->rec_cols = 0;
     rb->b.nevprt = 0;
   }
-  if (push_firings(r, err) != 0)
-    return -1;
+  if (push_firings(r, err) != 0) return -1;
   bsim_plan_bind(p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
   for (int k = 0; k < p->nblocks; k++)
     if (bsim_plan_call(p, p->order[k], BSIM_FLAG_INIT) != BSIM_CB_OK)
@@ -225,19 +214,15 @@ static int start(run_state *r, bsim_error *err) {
   for (int k = 0; k < p->nblocks; k++)
     if (bsim_plan_call(p, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
-  if (init_torn(r, err) != 0)
-    return -1;
+  if (init_torn(r, err) != 0) return -1;
   int changed;
-  if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0)
-    return -1;
-  if (bsim_run_serve_events(r, 0, err) < 0)
-    return -1;
+  if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
+  if (bsim_run_serve_events(r, 0, err) < 0) return -1;
   return cold_restart(r, err);
 }
 
 /* Name the block behind unknown i of y, for failure messages. */
-static void describe_unknown(const bsim_plan *p, int i, char *buf,
-                             size_t len) {
+static void describe_unknown(const bsim_plan *p, int i, char *buf, size_t len) {
   for (int k = 0; k < p->nstate_blocks; k++) {
     const rt_block *rb = &p->blocks[p->state_blocks[k]];
     if (i >= rb->xoff && i < rb->xoff + rb->b.nx) {
@@ -262,7 +247,8 @@ static void describe_unknown(const bsim_plan *p, int i, char *buf,
 static int step(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
   double tout = r->s->times[r->next_sample];
-  double tcrit = bsim_calendar_next(&r->crit), thot = bsim_calendar_next(&r->hot);
+  double tcrit = bsim_calendar_next(&r->crit),
+         thot = bsim_calendar_next(&r->hot);
   double target = fmin(tout, fmin(tcrit, thot));
   et->set_stop_time(r->eng, tcrit <= r->s->tf ? tcrit : r->t);
   bsim_adv_status st = BSIM_ADV_OK;
@@ -271,15 +257,12 @@ static int step(run_state *r, bsim_error *err) {
     st = et->advance(r->eng, target, &tret, r->y, r->yp);
   else if (target == tcrit)
     st = BSIM_ADV_TSTOP;
-  if (st == BSIM_ADV_OK && tret == tcrit)
-    st = BSIM_ADV_TSTOP;
+  if (st == BSIM_ADV_OK && tret == tcrit) st = BSIM_ADV_TSTOP;
   if (st == BSIM_ADV_ERROR) {
-    if (r->p->errs.fatal)
-      return bsim_run_fail(r, err);
+    if (r->p->errs.fatal) return bsim_run_fail(r, err);
     char where[600] = "";
     int worst = et->worst_component ? et->worst_component(r->eng) : -1;
-    if (worst >= 0)
-      describe_unknown(r->p, worst, where, sizeof where);
+    if (worst >= 0) describe_unknown(r->p, worst, where, sizeof where);
     bsim_error_set(err, BSIM_ERR_SIM, "%s%s%s%s%s", et->last_error(r->eng),
                    where[0] ? "; likely block: " : "", where,
                    r->p->errs.last_recoverable[0] ? "; last block failure: "
@@ -288,36 +271,29 @@ static int step(run_state *r, bsim_error *err) {
     return -1;
   }
   r->t = tret;
-  if (record_due(r, err) != 0)
-    return -1;
+  if (record_due(r, err) != 0) return -1;
   if (st == BSIM_ADV_OK) {
     /* hot events: the integrator runs on, values are its interpolation */
     int n = bsim_run_serve_events(r, 1, err);
-    if (n < 0)
-      return -1;
+    if (n < 0) return -1;
     r->hot_continues += n > 0;
     return 0;
   }
   /* samples at the event's time show the value just before it; the
    * snapshot compares against outputs settled at (t, y), not against what
    * the last residual call left in the buffers */
-  if (bsim_run_settle(r, err) != 0)
-    return -1;
+  if (bsim_run_settle(r, err) != 0) return -1;
   bsim_run_snapshot(r);
-  if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0)
-    return -1;
-  if (bsim_run_serve_events(r, 0, err) < 0)
-    return -1;
-  if (r->stopped)
-    return 0;
+  if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0) return -1;
+  if (bsim_run_serve_events(r, 0, err) < 0) return -1;
+  if (r->stopped) return 0;
   return after_discrete(r, err);
 }
 
 static void finish_stats(run_state *r, double wall) {
   bsim_sim *s = r->s;
   bsim_engine_stats st = {0};
-  if (r->eng)
-    s->engine->stats(r->eng, &st);
+  if (r->eng) s->engine->stats(r->eng, &st);
   const struct {
     const char *name;
     double v;
@@ -357,8 +333,7 @@ static int alloc_state(run_state *r) {
 }
 
 static void free_state(run_state *r) {
-  if (r->eng)
-    r->s->engine->free(r->eng);
+  if (r->eng) r->s->engine->free(r->eng);
   bsim_calendar_clear(&r->crit);
   bsim_calendar_clear(&r->hot);
   free(r->y);
@@ -378,8 +353,8 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   r.p = s->plan;
   r.t = s->t0;
   r.max_events = s->max_events > 0 ? s->max_events : default_max_events;
-  r.max_fast_restarts =
-      s->max_fast_restarts > 0 ? s->max_fast_restarts : default_max_fast_restarts;
+  r.max_fast_restarts = s->max_fast_restarts > 0 ? s->max_fast_restarts
+                                                 : default_max_fast_restarts;
   bsim_calendar_init(&r.crit);
   bsim_calendar_init(&r.hot);
   memset(&s->plan->errs, 0, sizeof s->plan->errs);
@@ -392,8 +367,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
           (r.next_sample < s->nrows && step(&r, err) != 0))
         break;
     }
-    rc = s->stop_after_start || r.stopped || r.next_sample >= s->nrows ? 0
-                                                                        : -1;
+    rc = s->stop_after_start || r.stopped || r.next_sample >= s->nrows ? 0 : -1;
     s->final_t = r.t;
     if (s->final_y) {
       memcpy(s->final_y, r.y, sizeof(double) * (size_t)s->plan->ny);

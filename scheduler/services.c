@@ -15,8 +15,7 @@ void bsim_block_stop(bsim_block *blk) {
 
 int bsim_block_record(bsim_block *blk, const double *values, int n) {
   rt_block *rb = (rt_block *)blk; /* b is rt_block's first member */
-  if (rb->rec_rows == 0 && rb->rec_cols == 0)
-    rb->rec_cols = n;
+  if (rb->rec_rows == 0 && rb->rec_cols == 0) rb->rec_cols = n;
   if (n != rb->rec_cols || n < 0) {
     bsim_block_error(blk, "recorded %d values after %d in earlier rows", n,
                      rb->rec_cols);

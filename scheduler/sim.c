@@ -32,16 +32,14 @@ void bsim_options_init(bsim_options *o) {
 
 const char *bsim_solver_at(size_t i, const char **summary) {
   const bsim_engine_type *t = bsim_engine_at(i);
-  if (summary)
-    *summary = t ? t->summary : NULL;
+  if (summary) *summary = t ? t->summary : NULL;
   return t ? t->name : NULL;
 }
 
 int bsim_solver_param_at(const char *solver, size_t i,
                          bsim_solver_param_doc *out) {
   const bsim_engine_type *t = solver ? bsim_engine_find(solver) : NULL;
-  if (!t || i >= (size_t)t->nparams)
-    return -1;
+  if (!t || i >= (size_t)t->nparams) return -1;
   const bsim_engine_param *p = &t->params[i];
   out->name = p->name;
   out->type = p->type;
@@ -55,8 +53,7 @@ static void engine_names(char *names, size_t len) {
   const bsim_engine_type *e;
   names[0] = '\0';
   for (size_t i = 0; (e = bsim_engine_at(i)) != NULL; i++) {
-    if (i)
-      strncat(names, ", ", len - strlen(names) - 1);
+    if (i) strncat(names, ", ", len - strlen(names) - 1);
     strncat(names, e->name, len - strlen(names) - 1);
   }
 }
@@ -78,15 +75,13 @@ static int add_param(bsim_sim *s, const char *name, const char *value) {
  * say where the bad one came from, then all together (repeats). */
 static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
                                  const bsim_options *o, bsim_error *err) {
-  const char *file_engine =
-      ds->solver ? ds->solver : bsim_engine_at(0)->name;
+  const char *file_engine = ds->solver ? ds->solver : bsim_engine_at(0)->name;
   int use_file = !(o && o->solver) || strcmp(o->solver, file_engine) == 0;
   int nopt = o && o->nsolver_params > 0 ? o->nsolver_params : 0;
   size_t cap = (size_t)(nopt + (use_file ? ds->nsolver_params : 0)) + 1;
   s->param_names = calloc(cap, sizeof(char *));
   s->param_values = calloc(cap, sizeof(char *));
-  if (!s->param_names || !s->param_values)
-    goto nomem;
+  if (!s->param_names || !s->param_values) goto nomem;
   char msg[1024];
   for (int i = 0; use_file && i < ds->nsolver_params; i++) {
     const dg_param *dp = &ds->solver_params[i];
@@ -94,8 +89,7 @@ static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
     for (int k = 0; k < nopt; k++)
       overridden |= o->solver_param_names && o->solver_param_names[k] &&
                     strcmp(o->solver_param_names[k], dp->name) == 0;
-    if (overridden)
-      continue;
+    if (overridden) continue;
     const char *nm[1] = {dp->name}, *vl[1] = {dp->expr};
     bsim_engine_settings one = {0, 0, nm, vl, 1};
     if (bsim_engine_params_check(s->engine, &one, msg, sizeof msg) != 0) {
@@ -105,8 +99,7 @@ static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
                      s->flat->file, dp->line, dp->name, msg, s->engine->name);
       return -1;
     }
-    if (add_param(s, dp->name, dp->expr) != 0)
-      goto nomem;
+    if (add_param(s, dp->name, dp->expr) != 0) goto nomem;
   }
   for (int k = 0; k < nopt; k++) {
     const char *name = o->solver_param_names ? o->solver_param_names[k] : NULL;
@@ -119,12 +112,10 @@ static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
                      k + 1);
       return -1;
     }
-    if (add_param(s, name, value) != 0)
-      goto nomem;
+    if (add_param(s, name, value) != 0) goto nomem;
   }
   bsim_engine_settings all = {0, 0, (const char *const *)s->param_names,
-                              (const char *const *)s->param_values,
-                              s->nparams};
+                              (const char *const *)s->param_values, s->nparams};
   if (bsim_engine_params_check(s->engine, &all, msg, sizeof msg) != 0) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: solver parameters: %s (hint: `blocksim solvers %s` "
@@ -142,8 +133,7 @@ nomem:
  * spaced over the three decades below tf (tf/1000 .. tf). */
 static int sample_times(bsim_sim *s, long n, int spacing) {
   s->times = malloc(sizeof(double) * (size_t)n);
-  if (!s->times)
-    return -1;
+  if (!s->times) return -1;
   s->nrows = (size_t)n;
   double span = s->tf - s->t0;
   for (long i = 0; i < n; i++) {
@@ -169,8 +159,7 @@ static int observed_columns(bsim_sim *s, bsim_error *err) {
   s->ncols = n;
   s->names = calloc(n ? n : 1, sizeof(char *));
   s->sources = calloc(n ? n : 1, sizeof(double *));
-  if (!s->names || !s->sources)
-    goto nomem;
+  if (!s->names || !s->sources) goto nomem;
   size_t c = 0;
   for (int i = 0; i < f->nobserves; i++) {
     const bsim_flat_observe *ob = &f->observes[i];
@@ -180,8 +169,7 @@ static int observed_columns(bsim_sim *s, bsim_error *err) {
     for (int j = 0; j < size; j++, c++) {
       size_t len = strlen(ob->name) + 16;
       s->names[c] = malloc(len);
-      if (!s->names[c])
-        goto nomem;
+      if (!s->names[c]) goto nomem;
       if (size == 1)
         snprintf(s->names[c], len, "%s", ob->name);
       else
@@ -201,15 +189,21 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   s->max_events = o ? o->max_events_per_instant : -1;
   s->max_fast_restarts = o ? o->max_fast_restarts : -1;
   s->tf = o && o->final_time >= 0 ? o->final_time : ds->final_time;
-  s->rtol = o && o->rtol >= 0 ? o->rtol : ds->rtol >= 0 ? ds->rtol : default_rtol;
-  s->atol = o && o->atol >= 0 ? o->atol : ds->atol >= 0 ? ds->atol : default_atol;
+  s->rtol = o && o->rtol >= 0 ? o->rtol
+            : ds->rtol >= 0   ? ds->rtol
+                              : default_rtol;
+  s->atol = o && o->atol >= 0 ? o->atol
+            : ds->atol >= 0   ? ds->atol
+                              : default_atol;
   long n = o && o->samples >= 0 ? o->samples
            : ds->samples >= 0   ? ds->samples
                                 : default_samples;
   int spacing = o && o->spacing >= 0 ? o->spacing
                 : ds->spacing >= 0   ? ds->spacing
                                      : BSIM_SPACING_LINEAR;
-  const char *solver = o && o->solver ? o->solver : ds->solver ? ds->solver : "ida";
+  const char *solver = o && o->solver ? o->solver
+                       : ds->solver   ? ds->solver
+                                      : "ida";
   if (!(s->tf > s->t0) || !isfinite(s->tf)) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: final time %g must be a finite number > 0 "
@@ -226,7 +220,8 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   }
   if (n < 2) {
     bsim_error_set(err, BSIM_ERR_INPUT,
-                   "%s: samples must be at least 2 (got %ld)", s->flat->file, n);
+                   "%s: samples must be at least 2 (got %ld)", s->flat->file,
+                   n);
     return -1;
   }
   s->engine = bsim_engine_find(solver);
@@ -239,8 +234,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, solver, names);
     return -1;
   }
-  if (resolve_solver_params(s, ds, o, err) != 0)
-    return -1;
+  if (resolve_solver_params(s, ds, o, err) != 0) return -1;
   if (sample_times(s, n, spacing) != 0) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
     return -1;
@@ -256,11 +250,9 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
     return NULL;
   }
   s->flat = bsim_flatten(d, err);
-  if (!s->flat)
-    goto fail;
+  if (!s->flat) goto fail;
   s->plan = bsim_plan_create(s->flat, err);
-  if (!s->plan)
-    goto fail;
+  if (!s->plan) goto fail;
   if (resolve_settings(s, &d->settings, o, err) != 0 ||
       observed_columns(s, err) != 0)
     goto fail;
@@ -279,8 +271,7 @@ fail:
 }
 
 void bsim_sim_free(bsim_sim *s) {
-  if (!s)
-    return;
+  if (!s) return;
   for (size_t c = 0; s->names && c < s->ncols; c++)
     free(s->names[c]);
   free(s->names);
@@ -336,21 +327,17 @@ const double *bsim_result_data(const bsim_sim *s) {
 }
 
 const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
-  if (i >= (size_t)s->nstats)
-    return NULL;
-  if (value)
-    *value = s->stat_values[i];
+  if (i >= (size_t)s->nstats) return NULL;
+  if (value) *value = s->stat_values[i];
   return s->stat_names[i];
 }
 
-const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows,
-                           int *cols, const double **data) {
+const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
+                           const double **data) {
   for (int b = 0; b < s->plan->nblocks; b++) {
     const rt_block *rb = &s->plan->blocks[b];
-    if (rb->rec_rows == 0)
-      continue;
-    if (i-- > 0)
-      continue;
+    if (rb->rec_rows == 0) continue;
+    if (i-- > 0) continue;
     *rows = rb->rec_rows;
     *cols = rb->rec_cols;
     *data = rb->rec;

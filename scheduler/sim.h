@@ -22,7 +22,7 @@ struct bsim_sim {
   int nparams;
   double t0, tf, rtol, atol;
   long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
-  size_t nrows; /* samples */
+  size_t nrows;                       /* samples */
   double *times;
 
   size_t ncols; /* observed scalar columns */

@@ -35,14 +35,12 @@ typedef struct builder {
 } builder;
 
 static int grow(int **buf, size_t *cap, size_t need) {
-  if (need <= *cap)
-    return 0;
+  if (need <= *cap) return 0;
   size_t c = *cap ? *cap : 64;
   while (c < need)
     c *= 2;
   int *nb = realloc(*buf, c * sizeof(int));
-  if (!nb)
-    return -1;
+  if (!nb) return -1;
   *buf = nb;
   *cap = c;
   return 0;
@@ -54,8 +52,7 @@ static int pool_put(builder *bd, const int *v, int len, iset *out) {
     bd->too_big = 1;
     return -1;
   }
-  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)len + 1) != 0)
-    return -1;
+  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)len + 1) != 0) return -1;
   memcpy(bd->pool + bd->used, v, sizeof(int) * (size_t)len);
   out->off = bd->used;
   out->len = len;
@@ -68,8 +65,7 @@ static int pool_range(builder *bd, int first, int n, iset *out) {
     bd->too_big = 1;
     return -1;
   }
-  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)n + 1) != 0)
-    return -1;
+  if (grow(&bd->pool, &bd->cap, bd->used + (size_t)n + 1) != 0) return -1;
   for (int i = 0; i < n; i++)
     bd->pool[bd->used + (size_t)i] = first + i;
   out->off = bd->used;
@@ -83,10 +79,8 @@ static int union_of(builder *bd, const iset *sets, int k, iset *out) {
   int first = -1, nonempty = 0;
   size_t total = 0;
   for (int i = 0; i < k; i++) {
-    if (sets[i].len == 0)
-      continue;
-    if (first < 0)
-      first = i;
+    if (sets[i].len == 0) continue;
+    if (first < 0) first = i;
     nonempty++;
     total += (size_t)sets[i].len;
   }
@@ -100,8 +94,7 @@ static int union_of(builder *bd, const iset *sets, int k, iset *out) {
   int alen = sets[first].len;
   memcpy(bd->a, bd->pool + sets[first].off, sizeof(int) * (size_t)alen);
   for (int i = first + 1; i < k; i++) {
-    if (sets[i].len == 0)
-      continue;
+    if (sets[i].len == 0) continue;
     const int *x = bd->a, *y = bd->pool + sets[i].off;
     int nx = alen, ny = sets[i].len, ix = 0, iy = 0, n = 0;
     while (ix < nx || iy < ny) {
@@ -147,22 +140,19 @@ int bsim_plan_sparsity(bsim_plan *p) {
   iset *cand = NULL;
   int *torn_of = NULL, *src_blk = NULL, *src_port = NULL, *colptr = NULL,
       *rowidx = NULL, *fill = NULL;
-  if (!portbase || !inbase || !outset || !tornset || !rowset)
-    goto done;
+  if (!portbase || !inbase || !outset || !tornset || !rowset) goto done;
   int maxin = 0;
   for (int i = 0; i < nb; i++) {
     const bsim_model *m = &f->blocks[i].model;
     portbase[i + 1] = portbase[i] + m->nout;
     inbase[i + 1] = inbase[i] + m->nin;
-    if (m->nin > maxin)
-      maxin = m->nin;
+    if (m->nin > maxin) maxin = m->nin;
   }
   torn_of = malloc(sizeof(int) * (size_t)(portbase[nb] + 1));
   src_blk = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
   src_port = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
   cand = calloc((size_t)maxin + 2, sizeof(iset));
-  if (!torn_of || !src_blk || !src_port || !cand)
-    goto done;
+  if (!torn_of || !src_blk || !src_port || !cand) goto done;
   for (int i = 0; i < portbase[nb]; i++)
     torn_of[i] = -1;
   for (int i = 0; i < inbase[nb]; i++)
@@ -185,11 +175,9 @@ int bsim_plan_sparsity(bsim_plan *p) {
     const rt_block *rb = &p->blocks[b];
     const bsim_model *m = &f->blocks[b].model;
     int nc = 0;
-    if (!rb->active || m->nout == 0)
-      continue;
+    if (!rb->active || m->nout == 0) continue;
     iset own = {0, 0};
-    if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0)
-      goto done;
+    if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0) goto done;
     cand[nc++] = own;
     for (int u = 0; u < m->nin; u++) {
       int sb = src_blk[inbase[b] + u];
@@ -197,8 +185,7 @@ int bsim_plan_sparsity(bsim_plan *p) {
         cand[nc++] = read_set(outset, tornset, torn_of, portbase, sb,
                               src_port[inbase[b] + u]);
     }
-    if (union_of(&bd, cand, nc, &outset[b]) != 0)
-      goto done;
+    if (union_of(&bd, cand, nc, &outset[b]) != 0) goto done;
   }
 
   /* Rows: a state's equation reads all the block's states and every input
@@ -210,8 +197,7 @@ int bsim_plan_sparsity(bsim_plan *p) {
     const bsim_model *m = &f->blocks[b].model;
     int nc = 0;
     iset own;
-    if (pool_range(&bd, rb->xoff, m->nx, &own) != 0)
-      goto done;
+    if (pool_range(&bd, rb->xoff, m->nx, &own) != 0) goto done;
     cand[nc++] = own;
     for (int u = 0; u < m->nin; u++) {
       int sb = src_blk[inbase[b] + u];
@@ -220,21 +206,18 @@ int bsim_plan_sparsity(bsim_plan *p) {
                               src_port[inbase[b] + u]);
     }
     iset row;
-    if (union_of(&bd, cand, nc, &row) != 0)
-      goto done;
+    if (union_of(&bd, cand, nc, &row) != 0) goto done;
     for (int i = 0; i < m->nx; i++)
       rowset[rb->xoff + i] = row;
   }
   for (int t = 0; t < p->ntorn; t++) {
     iset two[2] = {tornset[t], outset[p->torn[t].block]};
     iset row;
-    if (union_of(&bd, two, 2, &row) != 0)
-      goto done;
+    if (union_of(&bd, two, 2, &row) != 0) goto done;
     for (int i = 0; i < p->torn[t].n; i++)
       rowset[p->torn[t].yoff + i] = row;
   }
-  if (p->dummy && pool_range(&bd, 0, 1, &rowset[0]) != 0)
-    goto done;
+  if (p->dummy && pool_range(&bd, 0, 1, &rowset[0]) != 0) goto done;
 
   /* Transpose rows into columns; rows visited in order keep each column's
    * row indices sorted. */
@@ -248,8 +231,7 @@ int bsim_plan_sparsity(bsim_plan *p) {
   colptr = calloc((size_t)ny + 1, sizeof(int));
   rowidx = malloc(sizeof(int) * (nnz ? nnz : 1));
   fill = calloc((size_t)ny + 1, sizeof(int));
-  if (!colptr || !rowidx || !fill)
-    goto done;
+  if (!colptr || !rowidx || !fill) goto done;
   for (int i = 0; i < ny; i++)
     for (int q = 0; q < rowset[i].len; q++)
       colptr[bd.pool[rowset[i].off + (size_t)q] + 1]++;

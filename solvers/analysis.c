@@ -50,8 +50,7 @@ static int hk_bfs(hk *h) {
   while (head < tail) {
     int i = h->queue[head++];
     for (int j = 0; j < h->nc; j++) {
-      if (!h->pat[(size_t)i * (size_t)h->nc + (size_t)j])
-        continue;
+      if (!h->pat[(size_t)i * (size_t)h->nc + (size_t)j]) continue;
       int r = h->cm[j];
       if (r < 0)
         found = 1;
@@ -74,8 +73,7 @@ static int hk_dfs(hk *h, int root) {
     int advanced = 0;
     while (h->it[i] < h->nc) {
       int j = h->it[i]++;
-      if (!h->pat[(size_t)i * (size_t)h->nc + (size_t)j])
-        continue;
+      if (!h->pat[(size_t)i * (size_t)h->nc + (size_t)j]) continue;
       int r = h->cm[j];
       if (r < 0) {
         /* augment along the stack: each row takes the column it tried */
@@ -110,8 +108,7 @@ int bsim_match_max(int nrows, int ncols, const char *pattern, int *row_match,
   h.it = malloc(sizeof(int) * nr);
   h.stack = malloc(sizeof(int) * nr);
   int size = -1;
-  if (!h.dist || !h.queue || !h.it || !h.stack)
-    goto done;
+  if (!h.dist || !h.queue || !h.it || !h.stack) goto done;
   for (int i = 0; i < nrows; i++)
     row_match[i] = -1;
   for (int j = 0; j < ncols; j++)
@@ -120,8 +117,7 @@ int bsim_match_max(int nrows, int ncols, const char *pattern, int *row_match,
   while (hk_bfs(&h)) {
     memset(h.it, 0, sizeof(int) * nr);
     for (int i = 0; i < nrows; i++)
-      if (row_match[i] < 0 && hk_dfs(&h, i))
-        size++;
+      if (row_match[i] < 0 && hk_dfs(&h, i)) size++;
   }
 done:
   free(h.dist);
@@ -137,17 +133,14 @@ done:
 
 int bsim_svd_rank(int m, int n, const double *a, double rel, double floor,
                   double *sigma, double *v) {
-  if (m < n)
-    return -1;
-  if (n == 0)
-    return 0;
+  if (m < n) return -1;
+  if (n == 0) return 0;
   size_t mm = (size_t)m, nn = (size_t)n;
   double *u = malloc(sizeof(double) * mm * nn);
   double *vv = malloc(sizeof(double) * nn * nn);
   double *work = malloc(sizeof(double) * nn);
   int rank = -1;
-  if (!u || !vv || !work)
-    goto done;
+  if (!u || !vv || !work) goto done;
   memcpy(u, a, sizeof(double) * mm * nn);
   gsl_matrix_view U = gsl_matrix_view_array(u, mm, nn);
   gsl_matrix_view V = gsl_matrix_view_array(vv, nn, nn);
@@ -157,10 +150,8 @@ int bsim_svd_rank(int m, int n, const double *a, double rel, double floor,
   double tol = fmax(rel * sigma[0], floor);
   rank = 0;
   for (int i = 0; i < n; i++)
-    if (sigma[i] > tol)
-      rank++;
-  if (v)
-    memcpy(v, vv, sizeof(double) * nn * nn);
+    if (sigma[i] > tol) rank++;
+  if (v) memcpy(v, vv, sizeof(double) * nn * nn);
 done:
   free(u);
   free(vv);
@@ -174,17 +165,14 @@ int bsim_dense_solve(int n, const double *m, int k, const double *b,
   double *lu = malloc(sizeof(double) * (nn ? nn * nn : 1));
   double *rhs = malloc(sizeof(double) * (nn * kk > 0 ? nn * kk : 1));
   int rc = -1;
-  if (!lu || !rhs)
-    goto done;
+  if (!lu || !rhs) goto done;
   memcpy(lu, m, sizeof(double) * nn * nn);
   memcpy(rhs, b, sizeof(double) * nn * kk);
   for (size_t c = 0; c < nn; c++) {
     size_t p = c;
     for (size_t r = c + 1; r < nn; r++)
-      if (fabs(lu[r * nn + c]) > fabs(lu[p * nn + c]))
-        p = r;
-    if (lu[p * nn + c] == 0.0)
-      goto done;
+      if (fabs(lu[r * nn + c]) > fabs(lu[p * nn + c])) p = r;
+    if (lu[p * nn + c] == 0.0) goto done;
     if (p != c) {
       for (size_t j = 0; j < nn; j++) {
         double t = lu[c * nn + j];
@@ -199,8 +187,7 @@ int bsim_dense_solve(int n, const double *m, int k, const double *b,
     }
     for (size_t r = c + 1; r < nn; r++) {
       double f = lu[r * nn + c] / lu[c * nn + c];
-      if (f == 0.0)
-        continue;
+      if (f == 0.0) continue;
       for (size_t j = c; j < nn; j++)
         lu[r * nn + j] -= f * lu[c * nn + j];
       for (size_t j = 0; j < kk; j++)
@@ -229,31 +216,26 @@ typedef struct eig {
 
 static int eig_cmp(const void *pa, const void *pb) {
   const eig *a = pa, *b = pb;
-  if (a->re != b->re)
-    return a->re < b->re ? -1 : 1;
-  if (a->im != b->im)
-    return a->im < b->im ? -1 : 1;
+  if (a->re != b->re) return a->re < b->re ? -1 : 1;
+  if (a->im != b->im) return a->im < b->im ? -1 : 1;
   return 0;
 }
 
 int bsim_eigenvalues(int n, const double *a, double *re, double *im) {
-  if (n == 0)
-    return 0;
+  if (n == 0) return 0;
   size_t nn = (size_t)n;
   double *m = malloc(sizeof(double) * nn * nn);
   double *ev = malloc(sizeof(double) * 2 * nn);
   eig *list = malloc(sizeof(eig) * nn);
   gsl_eigen_nonsymm_workspace *w = gsl_eigen_nonsymm_alloc(nn);
   int rc = -1;
-  if (!m || !ev || !list || !w)
-    goto done;
+  if (!m || !ev || !list || !w) goto done;
   memcpy(m, a, sizeof(double) * nn * nn);
   gsl_matrix_view M = gsl_matrix_view_array(m, nn, nn);
   gsl_vector_complex_view E = gsl_vector_complex_view_array(ev, nn);
   /* balancing helps the diagonal-heavy matrices block diagrams give */
   gsl_eigen_nonsymm_params(0, 1, w);
-  if (gsl_eigen_nonsymm(&M.matrix, &E.vector, w) != 0)
-    goto done;
+  if (gsl_eigen_nonsymm(&M.matrix, &E.vector, w) != 0) goto done;
   for (size_t i = 0; i < nn; i++) {
     list[i].re = ev[2 * i];
     list[i].im = ev[2 * i + 1];
@@ -265,8 +247,7 @@ int bsim_eigenvalues(int n, const double *a, double *re, double *im) {
   }
   rc = 0;
 done:
-  if (w)
-    gsl_eigen_nonsymm_free(w);
+  if (w) gsl_eigen_nonsymm_free(w);
   free(m);
   free(ev);
   free(list);
@@ -276,8 +257,7 @@ done:
 bsim_stability bsim_stability_of(int n, const double *re, const double *im,
                                  double *stiffness) {
   *stiffness = 0.0;
-  if (n == 0)
-    return BSIM_STABILITY_UNKNOWN;
+  if (n == 0) return BSIM_STABILITY_UNKNOWN;
   double scale = 1.0, maxre = -INFINITY;
   for (int i = 0; i < n; i++) {
     scale = fmax(scale, hypot(re[i], im[i]));
@@ -291,10 +271,8 @@ bsim_stability bsim_stability_of(int n, const double *re, const double *im,
       hi = fmax(hi, -re[i]);
     }
   }
-  if (hi > 0.0)
-    *stiffness = hi / lo;
-  if (maxre < -tol)
-    return BSIM_STABLE;
+  if (hi > 0.0) *stiffness = hi / lo;
+  if (maxre < -tol) return BSIM_STABLE;
   return maxre <= tol ? BSIM_MARGINAL : BSIM_UNSTABLE;
 }
 
@@ -302,8 +280,9 @@ long bsim_mm_write(FILE *f, int m, int n, const double *a) {
   long nnz = 0;
   for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
     nnz += a[i] != 0.0;
-  if (fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n"
-                 "%d %d %ld\n",
+  if (fprintf(f,
+              "%%%%MatrixMarket matrix coordinate real general\n"
+              "%d %d %ld\n",
               m, n, nnz) < 0)
     return -1;
   for (int i = 0; i < m; i++)

@@ -30,8 +30,7 @@ int bsim_svd_rank(int m, int n, const double *a, double rel, double floor,
 /* Solve M X = B for X (M n x n, B and X n x k, row-major; X may alias B)
  * by Gaussian elimination with partial pivoting. 0, or -1 when a pivot is
  * exactly zero or out of memory. */
-int bsim_dense_solve(int n, const double *m, int k, const double *b,
-                     double *x);
+int bsim_dense_solve(int n, const double *m, int k, const double *b, double *x);
 
 /* Eigenvalues of the n x n matrix a (not modified), sorted by real part,
  * then imaginary part. 0, or -1 when the QR iteration did not converge or

@@ -20,8 +20,7 @@ struct bsim_cfd {
 };
 
 void bsim_cfd_free(bsim_cfd *c) {
-  if (!c)
-    return;
+  if (!c) return;
   free(c->colptr);
   free(c->rowidx);
   free(c->color);
@@ -40,8 +39,7 @@ static int group_columns(bsim_cfd *c) {
   int *rcol = malloc(sizeof(int) * (size_t)(c->nnz ? c->nnz : 1));
   int *fill = calloc((size_t)n + 1, sizeof(int));
   int *stamp = malloc(sizeof(int) * (size_t)(n + 1));
-  if (!rptr || !rcol || !fill || !stamp)
-    goto done;
+  if (!rptr || !rcol || !fill || !stamp) goto done;
   for (int q = 0; q < c->nnz; q++)
     rptr[c->rowidx[q] + 1]++;
   for (int i = 0; i < n; i++)
@@ -60,21 +58,18 @@ static int group_columns(bsim_cfd *c) {
       int i = c->rowidx[q];
       for (int r = rptr[i]; r < rptr[i + 1]; r++) {
         int k = rcol[r];
-        if (k < j)
-          stamp[c->color[k]] = j;
+        if (k < j) stamp[c->color[k]] = j;
       }
     }
     int g = 0;
     while (stamp[g] == j)
       g++;
     c->color[j] = g;
-    if (g + 1 > c->ncolors)
-      c->ncolors = g + 1;
+    if (g + 1 > c->ncolors) c->ncolors = g + 1;
   }
   c->gstart = calloc((size_t)c->ncolors + 1, sizeof(int));
   c->gcols = malloc(sizeof(int) * (size_t)(n ? n : 1));
-  if (!c->gstart || !c->gcols)
-    goto done;
+  if (!c->gstart || !c->gcols) goto done;
   for (int j = 0; j < n; j++)
     c->gstart[c->color[j] + 1]++;
   for (int g = 0; g < c->ncolors; g++)
@@ -92,18 +87,14 @@ done:
 }
 
 bsim_cfd *bsim_cfd_create(int n, const int *colptr, const int *rowidx) {
-  if (n < 1 || !colptr || !rowidx || colptr[0] != 0)
-    return NULL;
+  if (n < 1 || !colptr || !rowidx || colptr[0] != 0) return NULL;
   for (int j = 0; j < n; j++)
-    if (colptr[j + 1] < colptr[j])
-      return NULL;
+    if (colptr[j + 1] < colptr[j]) return NULL;
   int nnz = colptr[n];
   for (int q = 0; q < nnz; q++)
-    if (rowidx[q] < 0 || rowidx[q] >= n)
-      return NULL;
+    if (rowidx[q] < 0 || rowidx[q] >= n) return NULL;
   bsim_cfd *c = calloc(1, sizeof *c);
-  if (!c)
-    return NULL;
+  if (!c) return NULL;
   c->n = n;
   c->nnz = nnz;
   c->colptr = malloc(sizeof(int) * (size_t)(n + 1));
@@ -152,8 +143,7 @@ int bsim_cfd_eval(bsim_cfd *c, bsim_cfd_residual f, void *user, double t,
       y[cols[k]] = c->sy[k];
       yp[cols[k]] = c->syp[k];
     }
-    if (rc != 0)
-      return rc;
+    if (rc != 0) return rc;
     /* Columns of one group share no row: each row's change is due to the
      * one column of the group that touches it. */
     for (int k = 0; k < ncols; k++) {

@@ -55,15 +55,18 @@ enum { LS_DENSE, LS_BAND };
    "coupled only to near neighbours (iteration=newton only)"},                 \
       {"band-upper", "int", "-1", NULL,                                        \
        "upper half-bandwidth for linear-solver=band; -1 = n-1"},               \
-      {"band-lower", "int", "-1", NULL,                                        \
-       "lower half-bandwidth for linear-solver=band; -1 = n-1"}
+  {                                                                            \
+    "band-lower", "int", "-1", NULL,                                           \
+        "lower half-bandwidth for linear-solver=band; -1 = n-1"                \
+  }
 
 #define STEP_PARAMS                                                            \
   {"max-steps", "int", "100000", NULL,                                         \
    "most internal steps in one advance (between two outputs or events)"},      \
       {"init-step", "real", "0", NULL, "first step size; 0 = CVODE chooses"},  \
-      {"max-step", "real", "0", NULL, "largest step size; 0 = unlimited"},     \
-      {"min-step", "real", "0", NULL, "smallest step size; 0 = no bound"}
+      {"max-step", "real", "0", NULL, "largest step size; 0 = unlimited"}, {   \
+    "min-step", "real", "0", NULL, "smallest step size; 0 = no bound"          \
+  }
 
 static const bsim_engine_param bdf_params[P_COUNT] = {
     {"iteration", "choice", "newton", "newton|fixed-point",
@@ -112,12 +115,10 @@ struct bsim_engine {
 
 static int form_f(bsim_engine *e, double t, const double *y, double *f) {
   int rc = e->residual(t, y, e->zero, e->res, e->user);
-  if (rc != BSIM_CB_OK)
-    return rc < 0 ? -1 : 1;
+  if (rc != BSIM_CB_OK) return rc < 0 ? -1 : 1;
   for (int i = 0; i < e->n; i++) {
     f[i] = -e->res[i];
-    if (!isfinite(f[i]))
-      return 1; /* a smaller step may avoid the NaN */
+    if (!isfinite(f[i])) return 1; /* a smaller step may avoid the NaN */
   }
   return 0;
 }
@@ -132,18 +133,16 @@ static int cv_roots(realtype t, N_Vector y, realtype *g, void *ud) {
   bsim_engine *e = ud;
   const double *yy = N_VGetArrayPointer(y);
   e->extra_rhs++;
-  if (form_f(e, t, yy, e->f) != 0)
-    return -1;
+  if (form_f(e, t, yy, e->f) != 0) return -1;
   return e->roots(t, yy, e->f, g, e->user) == BSIM_CB_OK ? 0 : -1;
 }
 
 static void cv_errh(int code, const char *module, const char *function,
                     char *msg, void *ud) {
   bsim_engine *e = ud;
-  if (code == CV_WARNING)
-    return;
-  snprintf(e->sunmsg, sizeof e->sunmsg, "%s: %s",
-           function ? function : "CVODE", msg ? msg : "");
+  if (code == CV_WARNING) return;
+  snprintf(e->sunmsg, sizeof e->sunmsg, "%s: %s", function ? function : "CVODE",
+           msg ? msg : "");
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -189,22 +188,15 @@ static void set_failure(bsim_engine *e, const char *op, int flag, double t) {
 /* ---- life cycle --------------------------------------------------------- */
 
 static void cv_free(bsim_engine *e) {
-  if (!e)
-    return;
-  if (e->mem)
-    CVodeFree(&e->mem);
-  if (e->nls)
-    SUNNonlinSolFree(e->nls);
-  if (e->ls)
-    SUNLinSolFree(e->ls);
-  if (e->A)
-    SUNMatDestroy(e->A);
+  if (!e) return;
+  if (e->mem) CVodeFree(&e->mem);
+  if (e->nls) SUNNonlinSolFree(e->nls);
+  if (e->ls) SUNLinSolFree(e->ls);
+  if (e->A) SUNMatDestroy(e->A);
   N_Vector vs[] = {e->y, e->tmp};
   for (size_t i = 0; i < 2; i++)
-    if (vs[i])
-      N_VDestroy(vs[i]);
-  if (e->ctx)
-    SUNContext_Free(&e->ctx);
+    if (vs[i]) N_VDestroy(vs[i]);
+  if (e->ctx) SUNContext_Free(&e->ctx);
   free(e->zero);
   free(e->res);
   free(e->f);
@@ -223,8 +215,9 @@ static int check_ranges(const bsim_engine_type *t, const bsim_param_value *v,
     return -1;
   if (v[P_ITERATION].choice == IT_FIXED_POINT &&
       (v[P_LINSOL].given || v[P_BAND_UPPER].given || v[P_BAND_LOWER].given)) {
-    snprintf(msg, msglen, "%s: linear-solver, band-upper and band-lower "
-                          "apply to iteration=newton only, not fixed-point",
+    snprintf(msg, msglen,
+             "%s: linear-solver, band-upper and band-lower "
+             "apply to iteration=newton only, not fixed-point",
              t->name);
     return -1;
   }
@@ -244,10 +237,8 @@ static int make_solvers(bsim_engine *e, const bsim_param_value *v) {
   sunindextype n = e->n;
   if (v[P_LINSOL].choice == LS_BAND) {
     sunindextype mu = v[P_BAND_UPPER].i, ml = v[P_BAND_LOWER].i;
-    if (mu < 0 || mu > n - 1)
-      mu = n - 1;
-    if (ml < 0 || ml > n - 1)
-      ml = n - 1;
+    if (mu < 0 || mu > n - 1) mu = n - 1;
+    if (ml < 0 || ml > n - 1) ml = n - 1;
     e->A = SUNBandMatrix(n, mu, ml, e->ctx);
     e->ls = e->A ? SUNLinSol_Band(e->y, e->A, e->ctx) : NULL;
   } else {
@@ -286,43 +277,35 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   e->zero = calloc((size_t)e->n, sizeof(double));
   e->res = calloc((size_t)e->n, sizeof(double));
   e->f = calloc((size_t)e->n, sizeof(double));
-  if (!e->zero || !e->res || !e->f)
-    goto fail;
+  if (!e->zero || !e->res || !e->f) goto fail;
   step = "SUNContext_Create";
-  if ((flag = SUNContext_Create(NULL, &e->ctx)) != 0)
-    goto fail;
+  if ((flag = SUNContext_Create(NULL, &e->ctx)) != 0) goto fail;
   step = "N_VNew_Serial";
   flag = CV_MEM_FAIL;
   e->y = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
-  if (!e->y || !e->tmp)
-    goto fail;
+  if (!e->y || !e->tmp) goto fail;
   if (y0)
     memcpy(N_VGetArrayPointer(e->y), y0, (size_t)e->n * sizeof(double));
   else
     N_VConst(0.0, e->y);
   step = "CVodeCreate";
-  if (!(e->mem = CVodeCreate(lmm, e->ctx)))
-    goto fail;
+  if (!(e->mem = CVodeCreate(lmm, e->ctx))) goto fail;
   CVodeSetErrHandlerFn(e->mem, cv_errh, e);
 
 #define TRY(call)                                                              \
   do {                                                                         \
     step = #call;                                                              \
-    if ((flag = (call)) < 0)                                                   \
-      goto fail;                                                               \
+    if ((flag = (call)) < 0) goto fail;                                        \
   } while (0)
   TRY(CVodeInit(e->mem, cv_rhs, t0, e->y));
   TRY(CVodeSStolerances(e->mem, s ? s->rtol : 1e-6, s ? s->atol : 1e-8));
   TRY(CVodeSetUserData(e->mem, e));
   TRY(CVodeSetMaxOrd(e->mem, (int)v[P_MAX_ORDER].i));
   TRY(CVodeSetMaxNumSteps(e->mem, v[P_MAX_STEPS].i));
-  if (v[P_INIT_STEP].r > 0)
-    TRY(CVodeSetInitStep(e->mem, v[P_INIT_STEP].r));
-  if (v[P_MAX_STEP].r > 0)
-    TRY(CVodeSetMaxStep(e->mem, v[P_MAX_STEP].r));
-  if (v[P_MIN_STEP].r > 0)
-    TRY(CVodeSetMinStep(e->mem, v[P_MIN_STEP].r));
+  if (v[P_INIT_STEP].r > 0) TRY(CVodeSetInitStep(e->mem, v[P_INIT_STEP].r));
+  if (v[P_MAX_STEP].r > 0) TRY(CVodeSetMaxStep(e->mem, v[P_MAX_STEP].r));
+  if (v[P_MIN_STEP].r > 0) TRY(CVodeSetMinStep(e->mem, v[P_MIN_STEP].r));
   TRY(make_solvers(e, v));
   if (e->ng > 0) {
     TRY(CVodeRootInit(e->mem, e->ng, cv_roots));
@@ -335,8 +318,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
       memcpy(dir, p->gdir, (size_t)e->ng * sizeof *dir);
       flag = CVodeSetRootDirection(e->mem, dir); /* CVODE copies it */
       free(dir);
-      if (flag < 0)
-        goto fail;
+      if (flag < 0) goto fail;
     }
     CVodeSetNoInactiveRootWarn(e->mem);
   }
@@ -362,10 +344,9 @@ static bsim_engine *cvode_bdf_create(const bsim_problem *p,
 }
 
 static bsim_engine *cvode_adams_create(const bsim_problem *p,
-                                       const bsim_engine_settings *s,
-                                       double t0, const double *y0,
-                                       const double *yp0, char *msg,
-                                       size_t msglen) {
+                                       const bsim_engine_settings *s, double t0,
+                                       const double *y0, const double *yp0,
+                                       char *msg, size_t msglen) {
   return cv_create(&bsim_engine_cvode_adams, CV_ADAMS, 12, p, s, t0, y0, msg,
                    msglen);
 }
@@ -385,8 +366,7 @@ static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
   CVodeGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
   CVodeGetNumErrTestFails(e->mem, &st->error_test_failures);
   CVodeGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
-  if (e->ng > 0)
-    CVodeGetNumGEvals(e->mem, &st->root_evals);
+  if (e->ng > 0) CVodeGetNumGEvals(e->mem, &st->root_evals);
 }
 
 static void add_stats(bsim_engine_stats *a, const bsim_engine_stats *b) {
@@ -427,8 +407,7 @@ static int cv_set_stop_time(bsim_engine *e, double tstop) {
     return 0;
   }
   double tn = e->t;
-  if (e->stepped)
-    CVodeGetCurrentTime(e->mem, &tn);
+  if (e->stepped) CVodeGetCurrentTime(e->mem, &tn);
   e->tstop = tstop;
   e->tstop_set = 1;
   if (e->stepped && tstop <= tn) {
@@ -469,8 +448,7 @@ static int cv_reinit(bsim_engine *e, double t0, const double *y0,
   e->stepped = 0;
   e->last_adv = BSIM_ADV_OK;
   e->cv_tstop = 1; /* whatever CVODE holds, set it again or drop it */
-  if (e->tstop_set && e->tstop > t0)
-    return cv_set_stop_time(e, e->tstop);
+  if (e->tstop_set && e->tstop > t0) return cv_set_stop_time(e, e->tstop);
   e->tstop_set = 0;
   release_cv_tstop(e);
   return 0;
@@ -488,10 +466,8 @@ static int cv_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
              e->type->name, rc < 0 ? "fatal" : "domain error or NaN", e->t);
     return -1;
   }
-  if (y)
-    memcpy(y, yy, (size_t)e->n * sizeof(double));
-  if (yp)
-    memcpy(yp, e->f, (size_t)e->n * sizeof(double));
+  if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
+  if (yp) memcpy(yp, e->f, (size_t)e->n * sizeof(double));
   return 0;
 }
 
@@ -499,13 +475,10 @@ static int cv_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
  * is one order less accurate than f itself. */
 static void store_out(bsim_engine *e, double t, double *y, double *yp) {
   const double *yy = N_VGetArrayPointer(e->y);
-  if (y)
-    memcpy(y, yy, (size_t)e->n * sizeof(double));
-  if (!yp)
-    return;
+  if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
+  if (!yp) return;
   e->extra_rhs++;
-  if (form_f(e, t, yy, yp) == 0)
-    return;
+  if (form_f(e, t, yy, yp) == 0) return;
   /* f failed here (the failure will show at the next step): fall back on
    * the derivative of CVODE's interpolant. */
   if (CVodeGetDky(e->mem, t, 1, e->tmp) >= 0)
@@ -581,8 +554,7 @@ static int cv_interpolate(bsim_engine *e, double t, int k, double *dky) {
 }
 
 static int cv_roots_found(bsim_engine *e, int *dirs) {
-  if (e->ng == 0)
-    return 0;
+  if (e->ng == 0) return 0;
   if (e->last_adv != BSIM_ADV_ROOT) {
     memset(dirs, 0, (size_t)e->ng * sizeof *dirs);
     return 0;

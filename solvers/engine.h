@@ -4,9 +4,9 @@
  * steppers or a fixed-step method the same way.
  *
  * Engines know equations, not blocks: the problem is F(t, y, y') = 0 with an
- * id vector (1 differential, 0 algebraic) and optional root functions g(t,y,y').
- * An ODE-only engine forms y' from the same residual (F = y' - f with y' = 0
- * gives -f).
+ * id vector (1 differential, 0 algebraic) and optional root functions
+ * g(t,y,y'). An ODE-only engine forms y' from the same residual (F = y' - f
+ * with y' = 0 gives -f).
  */
 #ifndef BSIM_ENGINE_H
 #define BSIM_ENGINE_H
@@ -20,7 +20,8 @@ typedef struct bsim_problem {
   int n;            /* size of y */
   const double *id; /* n entries: 1.0 differential, 0.0 algebraic */
   int ng;           /* number of root functions */
-  const int *gdir;  /* ng entries: +1 rising only, -1 falling only, 0 both; NULL = both */
+  const int *gdir;  /* ng entries: +1 rising only, -1 falling only, 0 both; NULL
+                       = both */
   /* F(t, y, y') -> res. Returns BSIM_CB_*. */
   int (*residual)(double t, const double *y, const double *yp, double *res,
                   void *user);

@@ -47,15 +47,17 @@ struct bsim_engine {
 
 static int fail_rhs(bsim_ode *o, int rc, double t) {
   if (rc == BSIM_CB_FATAL)
-    return bsim_ode_fail(o, "integrating failed at t=%.17g: a block's "
-                            "equations failed (fatal); hint: see the block's "
-                            "message",
+    return bsim_ode_fail(o,
+                         "integrating failed at t=%.17g: a block's "
+                         "equations failed (fatal); hint: see the block's "
+                         "message",
                          t);
-  return bsim_ode_fail(o, "integrating failed at t=%.17g: the equations "
-                          "failed (domain error or NaN) and a fixed-step "
-                          "method cannot retry with a smaller step; hint: "
-                          "reduce step, or use a variable-step solver such "
-                          "as \"rk45\" or \"ida\"",
+  return bsim_ode_fail(o,
+                       "integrating failed at t=%.17g: the equations "
+                       "failed (domain error or NaN) and a fixed-step "
+                       "method cannot retry with a smaller step; hint: "
+                       "reduce step, or use a variable-step solver such "
+                       "as \"rk45\" or \"ida\"",
                        t);
 }
 
@@ -114,8 +116,7 @@ static const bsim_ode_method fixed_method = {fixed_step, fixed_redo, NULL};
 /* ---- engine operations -------------------------------------------------- */
 
 static void fixed_free(bsim_engine *e) {
-  if (!e)
-    return;
+  if (!e) return;
   bsim_ode_release(&e->core);
   free(e->k2);
   free(e->k3);
@@ -131,8 +132,7 @@ static bsim_engine *fixed_create(const bsim_engine_type *type, int rk4,
   bsim_param_value v[P_COUNT];
   if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
       bsim_engine_params_resolve(type, s, v, msg, msglen) ||
-      bsim_engine_param_range(type, P_MAX_STEPS, v, 0, HUGE_VAL, msg,
-                              msglen) ||
+      bsim_engine_param_range(type, P_MAX_STEPS, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_EVENT_TOL, v, 1e-15, 1e-3, msg, msglen))
     return NULL;
   if (!(v[P_STEP].r > 0)) {
@@ -179,8 +179,8 @@ static bsim_engine *rk4_create(const bsim_problem *p,
 
 static bsim_engine *euler_create(const bsim_problem *p,
                                  const bsim_engine_settings *s, double t0,
-                                 const double *y0, const double *yp0,
-                                 char *msg, size_t msglen) {
+                                 const double *y0, const double *yp0, char *msg,
+                                 size_t msglen) {
   return fixed_create(&bsim_engine_euler, 0, p, s, t0, y0, msg, msglen);
 }
 
@@ -197,8 +197,8 @@ static int fixed_set_stop_time(bsim_engine *e, double tstop) {
   return bsim_ode_set_stop_time(&e->core, tstop);
 }
 
-static bsim_adv_status fixed_advance(bsim_engine *e, double tout,
-                                     double *tret, double *y, double *yp) {
+static bsim_adv_status fixed_advance(bsim_engine *e, double tout, double *tret,
+                                     double *y, double *yp) {
   return bsim_ode_advance(&e->core, tout, tret, y, yp);
 }
 

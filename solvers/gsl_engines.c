@@ -49,10 +49,10 @@ struct bsim_engine {
   gsl_odeiv2_system sys;
   gsl_odeiv2_driver *drv; /* owns step, control and evolve objects */
   double rtol, atol;
-  double h;         /* step to try next; 0 = estimate one */
-  double init_step; /* user's first step, 0 = estimate */
-  double max_step;  /* 0 = unlimited */
-  double *yerr;           /* error estimate of a redone step, unused */
+  double h;                 /* step to try next; 0 = estimate one */
+  double init_step;         /* user's first step, 0 = estimate */
+  double max_step;          /* 0 = unlimited */
+  double *yerr;             /* error estimate of a redone step, unused */
   double *f0, *fcol, *yjac; /* Jacobian scratch */
 };
 
@@ -62,7 +62,7 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *ud) {
   bsim_engine *e = ud;
   int rc = bsim_ode_rhs(&e->core, t, y, dydt);
   /* GSL retries a failed step with half the step unless told EBADFUNC. */
-  return rc == BSIM_CB_OK ? GSL_SUCCESS
+  return rc == BSIM_CB_OK      ? GSL_SUCCESS
          : rc == BSIM_CB_FATAL ? GSL_EBADFUNC
                                : GSL_EDOM;
 }
@@ -78,8 +78,7 @@ static int gsl_jac(double t, const double y[], double *dfdy, double dfdt[],
   e->core.st.jacobian_evals++;
   double *f0 = e->f0, *yy = e->yjac;
   int rc = bsim_ode_rhs(o, t, y, f0);
-  if (rc != BSIM_CB_OK)
-    return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
+  if (rc != BSIM_CB_OK) return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
   memcpy(yy, y, (size_t)n * sizeof *yy);
   for (int j = 0; j < n; j++) {
     double d = sqrt(DBL_EPSILON) * fmax(fabs(y[j]), 1e-3);
@@ -87,8 +86,7 @@ static int gsl_jac(double t, const double y[], double *dfdy, double dfdt[],
     d = yy[j] - y[j]; /* the step actually representable */
     rc = bsim_ode_rhs(o, t, yy, e->fcol);
     yy[j] = y[j];
-    if (rc != BSIM_CB_OK)
-      return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
+    if (rc != BSIM_CB_OK) return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
     for (int i = 0; i < n; i++)
       dfdy[i * n + j] = (e->fcol[i] - f0[i]) / d;
   }
@@ -103,8 +101,7 @@ static int gsl_jac(double t, const double y[], double *dfdy, double dfdt[],
  * estimate: a hundredth of the time y takes to change by its own size). */
 static double first_step(bsim_engine *e, double tend) {
   bsim_ode *o = &e->core;
-  if (e->init_step > 0)
-    return e->init_step;
+  if (e->init_step > 0) return e->init_step;
   double d0 = 0, d1 = 0;
   for (int i = 0; i < o->n; i++) {
     double sc = e->atol + e->rtol * fabs(o->y[i]);
@@ -112,27 +109,29 @@ static double first_step(bsim_engine *e, double tend) {
     d1 = fmax(d1, fabs(o->f[i]) / sc);
   }
   double span = tend - o->t;
-  double h = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 * fmax(1.0, span)
-                                      : 0.01 * d0 / d1;
+  double h = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 * fmax(1.0, span) : 0.01 * d0 / d1;
   return fmin(h, span);
 }
 
 static int explain(bsim_ode *o, int status, double t, double h) {
   if (status == GSL_EBADFUNC)
-    return bsim_ode_fail(o, "integrating failed at t=%.17g: a block's "
-                            "equations failed (fatal); hint: see the block's "
-                            "message",
+    return bsim_ode_fail(o,
+                         "integrating failed at t=%.17g: a block's "
+                         "equations failed (fatal); hint: see the block's "
+                         "message",
                          t);
   if (status == GSL_EDOM)
-    return bsim_ode_fail(o, "integrating failed at t=%.17g: the equations "
-                            "kept failing (domain error or NaN) down to step "
-                            "%.3g; hint: check the model near this time",
+    return bsim_ode_fail(o,
+                         "integrating failed at t=%.17g: the equations "
+                         "kept failing (domain error or NaN) down to step "
+                         "%.3g; hint: check the model near this time",
                          t, h);
-  return bsim_ode_fail(o, "integrating failed at t=%.17g: the step fell to "
-                          "%.3g without meeting the tolerances (GSL status "
-                          "%d: %s); hint: the model may be stiff or "
-                          "discontinuous there: try solver \"msbdf\" or "
-                          "\"cvode-bdf\", or loosen rtol/atol",
+  return bsim_ode_fail(o,
+                       "integrating failed at t=%.17g: the step fell to "
+                       "%.3g without meeting the tolerances (GSL status "
+                       "%d: %s); hint: the model may be stiff or "
+                       "discontinuous there: try solver \"msbdf\" or "
+                       "\"cvode-bdf\", or loosen rtol/atol",
                        t, h, status, gsl_strerror(status));
 }
 
@@ -140,19 +139,15 @@ static int gsl_step(bsim_ode *o, double tend, double *tnew, double *ynew,
                     double *fnew) {
   bsim_engine *e = o->impl;
   gsl_odeiv2_evolve *ev = e->drv->e;
-  if (!(e->h > 0))
-    e->h = first_step(e, tend);
-  if (e->max_step > 0 && e->h > e->max_step)
-    e->h = e->max_step;
+  if (!(e->h > 0)) e->h = first_step(e, tend);
+  if (e->max_step > 0 && e->h > e->max_step) e->h = e->max_step;
   double t = o->t;
   unsigned long failed = ev->failed_steps;
   memcpy(ynew, o->y, (size_t)o->n * sizeof *ynew);
-  int status =
-      gsl_odeiv2_evolve_apply(ev, e->drv->c, e->drv->s, &e->sys, &t, tend,
-                              &e->h, ynew);
+  int status = gsl_odeiv2_evolve_apply(ev, e->drv->c, e->drv->s, &e->sys, &t,
+                                       tend, &e->h, ynew);
   o->st.error_test_failures += (long)(ev->failed_steps - failed);
-  if (status != GSL_SUCCESS)
-    return explain(o, status, o->t, e->h);
+  if (status != GSL_SUCCESS) return explain(o, status, o->t, e->h);
   o->st.steps++;
   *tnew = t;
   if (e->drv->s->type->gives_exact_dydt_out) {
@@ -160,8 +155,7 @@ static int gsl_step(bsim_ode *o, double tend, double *tnew, double *ynew,
   } else {
     int rc = bsim_ode_rhs(o, t, ynew, fnew);
     if (rc != BSIM_CB_OK)
-      return explain(o, rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM, t,
-                     e->h);
+      return explain(o, rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM, t, e->h);
   }
   return 0;
 }
@@ -178,8 +172,7 @@ static int gsl_redo(bsim_ode *o, double ta, const double *ya, const double *fa,
     const double *din = s->type->can_use_dydt_in ? fa : NULL;
     int status =
         gsl_odeiv2_step_apply(s, ta, t1 - ta, y1, e->yerr, din, f1, &e->sys);
-    if (status != GSL_SUCCESS)
-      return explain(o, status, ta, t1 - ta);
+    if (status != GSL_SUCCESS) return explain(o, status, ta, t1 - ta);
     o->st.steps++;
   } else {
     gsl_odeiv2_step_reset(s);
@@ -188,15 +181,15 @@ static int gsl_redo(bsim_ode *o, double ta, const double *ya, const double *fa,
     long guard = 0;
     while (t < t1) {
       unsigned long failed = e->drv->e->failed_steps;
-      int status = gsl_odeiv2_evolve_apply(e->drv->e, e->drv->c, s, &e->sys,
-                                           &t, t1, &h, y1);
+      int status = gsl_odeiv2_evolve_apply(e->drv->e, e->drv->c, s, &e->sys, &t,
+                                           t1, &h, y1);
       o->st.error_test_failures += (long)(e->drv->e->failed_steps - failed);
-      if (status != GSL_SUCCESS)
-        return explain(o, status, t, h);
+      if (status != GSL_SUCCESS) return explain(o, status, t, h);
       o->st.steps++;
       if (++guard > 100000)
-        return bsim_ode_fail(o, "locating a zero crossing near t=%.17g took "
-                                "too many steps",
+        return bsim_ode_fail(o,
+                             "locating a zero crossing near t=%.17g took "
+                             "too many steps",
                              t1);
     }
     memcpy(f1, e->drv->e->dydt_out, (size_t)o->n * sizeof *f1);
@@ -214,8 +207,7 @@ static int gsl_redo(bsim_ode *o, double ta, const double *ya, const double *fa,
  * stepper's history is not. */
 static void gsl_forget(bsim_ode *o) {
   bsim_engine *e = o->impl;
-  if (!e || !e->drv)
-    return;
+  if (!e || !e->drv) return;
   gsl_odeiv2_step_reset(e->drv->s);
   gsl_odeiv2_evolve_reset(e->drv->e);
 }
@@ -225,10 +217,8 @@ static const bsim_ode_method gsl_method = {gsl_step, gsl_redo, gsl_forget};
 /* ---- engine operations -------------------------------------------------- */
 
 static void gsl_free(bsim_engine *e) {
-  if (!e)
-    return;
-  if (e->drv)
-    gsl_odeiv2_driver_free(e->drv);
+  if (!e) return;
+  if (e->drv) gsl_odeiv2_driver_free(e->drv);
   bsim_ode_release(&e->core);
   free(e->yerr);
   free(e->f0);
@@ -245,11 +235,9 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
   bsim_param_value v[P_COUNT];
   if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
       bsim_engine_params_resolve(type, s, v, msg, msglen) ||
-      bsim_engine_param_range(type, P_INIT_STEP, v, 0, HUGE_VAL, msg,
-                              msglen) ||
+      bsim_engine_param_range(type, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(type, P_MAX_STEPS, v, 1, HUGE_VAL, msg,
-                              msglen) ||
+      bsim_engine_param_range(type, P_MAX_STEPS, v, 1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_EVENT_TOL, v, 1e-15, 1e-3, msg, msglen))
     return NULL;
   bsim_engine *e = calloc(1, sizeof *e);
@@ -289,8 +277,9 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
    * what msbdf reads its error levels through; its hstart is unused. */
   e->drv = gsl_odeiv2_driver_alloc_y_new(&e->sys, T, 1e-6, e->atol, e->rtol);
   if (!e->drv) {
-    snprintf(msg, msglen, "%s: setting up GSL's stepper failed (out of "
-                          "memory?)",
+    snprintf(msg, msglen,
+             "%s: setting up GSL's stepper failed (out of "
+             "memory?)",
              type->name);
     gsl_free(e);
     return NULL;
@@ -302,22 +291,22 @@ static bsim_engine *rk45_create(const bsim_problem *p,
                                 const bsim_engine_settings *s, double t0,
                                 const double *y0, const double *yp0, char *msg,
                                 size_t msglen) {
-  return gsl_create(&bsim_engine_rk45, gsl_odeiv2_step_rkf45, p, s, t0, y0,
-                    msg, msglen);
+  return gsl_create(&bsim_engine_rk45, gsl_odeiv2_step_rkf45, p, s, t0, y0, msg,
+                    msglen);
 }
 
 static bsim_engine *rk8pd_create(const bsim_problem *p,
                                  const bsim_engine_settings *s, double t0,
-                                 const double *y0, const double *yp0,
-                                 char *msg, size_t msglen) {
+                                 const double *y0, const double *yp0, char *msg,
+                                 size_t msglen) {
   return gsl_create(&bsim_engine_rk8pd, gsl_odeiv2_step_rk8pd, p, s, t0, y0,
                     msg, msglen);
 }
 
 static bsim_engine *msbdf_create(const bsim_problem *p,
                                  const bsim_engine_settings *s, double t0,
-                                 const double *y0, const double *yp0,
-                                 char *msg, size_t msglen) {
+                                 const double *y0, const double *yp0, char *msg,
+                                 size_t msglen) {
   return gsl_create(&bsim_engine_msbdf, gsl_odeiv2_step_msbdf, p, s, t0, y0,
                     msg, msglen);
 }

@@ -55,7 +55,6 @@ static const bsim_engine_param ida_params[P_COUNT] = {
      "Newton iterations per step before the step is retried smaller"},
 };
 
-
 /* ---- callbacks ---------------------------------------------------------- */
 
 static int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
@@ -64,14 +63,11 @@ static int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
   double *r = N_VGetArrayPointer(rr);
   int rc = e->residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), r,
                        e->user);
-  if (rc < 0)
-    return -1;
-  if (rc > 0)
-    return 1;
+  if (rc < 0) return -1;
+  if (rc > 0) return 1;
   /* A NaN would poison the Newton iteration; a smaller step may avoid it. */
   for (int i = 0; i < e->n; i++)
-    if (!isfinite(r[i]))
-      return 1;
+    if (!isfinite(r[i])) return 1;
   return 0;
 }
 
@@ -79,8 +75,8 @@ static int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
 static int ida_roots(realtype t, N_Vector yy, N_Vector yp, realtype *g,
                      void *ud) {
   bsim_engine *e = ud;
-  int rc = e->roots(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), g,
-                    e->user);
+  int rc =
+      e->roots(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), g, e->user);
   return rc == BSIM_CB_OK ? 0 : -1;
 }
 
@@ -148,8 +144,9 @@ static void set_failure(bsim_engine *e, const char *op, int flag, double t) {
   char *name = IDAGetReturnFlagName(flag); /* malloc'ed by SUNDIALS */
   char hint[256];
   hint_for(flag, t, hint, sizeof hint);
-  snprintf(e->err, sizeof e->err, "ida: %s failed at t=%.17g with %s%s%s%s; "
-                                  "hint: %s",
+  snprintf(e->err, sizeof e->err,
+           "ida: %s failed at t=%.17g with %s%s%s%s; "
+           "hint: %s",
            op, t, name ? name : "an unknown flag", e->sunmsg[0] ? " (" : "",
            e->sunmsg, e->sunmsg[0] ? ")" : "", hint);
   free(name);
@@ -166,48 +163,44 @@ static void load(N_Vector v, const double *src, int n) {
 }
 
 static void store(N_Vector v, double *dst, int n) {
-  if (dst)
-    memcpy(dst, N_VGetArrayPointer(v), (size_t)n * sizeof *dst);
+  if (dst) memcpy(dst, N_VGetArrayPointer(v), (size_t)n * sizeof *dst);
 }
 
 static void ida_free(bsim_engine *e) {
-  if (!e)
-    return;
-  if (e->mem)
-    IDAFree(&e->mem);
-  if (e->ls)
-    SUNLinSolFree(e->ls);
-  if (e->A)
-    SUNMatDestroy(e->A);
+  if (!e) return;
+  if (e->mem) IDAFree(&e->mem);
+  if (e->ls) SUNLinSolFree(e->ls);
+  if (e->A) SUNMatDestroy(e->A);
   bsim_cfd_free(e->cfd);
   free(e->colptr);
   free(e->rowidx);
   N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp};
   for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
-    if (*vs[i])
-      N_VDestroy(*vs[i]);
-  if (e->ctx)
-    SUNContext_Free(&e->ctx);
+    if (*vs[i]) N_VDestroy(*vs[i]);
+  if (e->ctx) SUNContext_Free(&e->ctx);
   free(e);
 }
 
 static int check_inputs(const bsim_problem *p, const bsim_engine_settings *s,
                         char *msg, size_t msglen) {
   if (!p || p->n < 1 || !p->residual) {
-    snprintf(msg, msglen, "ida: the problem needs at least one unknown and a "
-                          "residual function");
+    snprintf(msg, msglen,
+             "ida: the problem needs at least one unknown and a "
+             "residual function");
     return -1;
   }
   if (p->ng < 0 || (p->ng > 0 && !p->roots)) {
-    snprintf(msg, msglen, "ida: %d zero-crossing functions declared but no "
-                          "root function given",
+    snprintf(msg, msglen,
+             "ida: %d zero-crossing functions declared but no "
+             "root function given",
              p->ng);
     return -1;
   }
   if (s && (!(s->rtol >= 0) || !(s->atol >= 0) || !isfinite(s->rtol) ||
             !isfinite(s->atol) || (s->rtol == 0 && s->atol == 0))) {
-    snprintf(msg, msglen, "ida: rtol=%g and atol=%g must be finite, >= 0 and "
-                          "not both zero",
+    snprintf(msg, msglen,
+             "ida: rtol=%g and atol=%g must be finite, >= 0 and "
+             "not both zero",
              s->rtol, s->atol);
     return -1;
   }
@@ -221,8 +214,7 @@ static int check_ranges(const bsim_param_value *v, char *msg, size_t msglen) {
       bsim_engine_param_range(t, P_MAX_STEPS, v, 1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_MAX_NONLIN_ITERS, v, 1, 1000, msg,
-                              msglen) ||
+      bsim_engine_param_range(t, P_MAX_NONLIN_ITERS, v, 1, 1000, msg, msglen) ||
       bsim_engine_param_range(t, P_BAND_UPPER, v, -1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen))
     return -1;
@@ -236,8 +228,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
   bsim_param_value v[P_COUNT];
   if (check_inputs(p, s, msg, msglen) ||
       bsim_engine_params_resolve(&bsim_engine_ida, s, v, msg, msglen) ||
-      check_ranges(v, msg, msglen) ||
-      bsim_ida_check_pattern(p, v, msg, msglen))
+      check_ranges(v, msg, msglen) || bsim_ida_check_pattern(p, v, msg, msglen))
     return NULL;
   if (!isfinite(t0)) {
     snprintf(msg, msglen, "ida: the start time must be finite");
@@ -260,16 +251,14 @@ static bsim_engine *ida_create(const bsim_problem *p,
 
   const char *step = "SUNContext_Create";
   int flag = SUNContext_Create(NULL, &e->ctx);
-  if (flag != 0)
-    goto fail;
+  if (flag != 0) goto fail;
   step = "N_VNew_Serial";
   flag = IDA_MEM_FAIL;
   e->y = N_VNew_Serial(e->n, e->ctx);
   e->yp = N_VNew_Serial(e->n, e->ctx);
   e->id = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
-  if (!e->y || !e->yp || !e->id || !e->tmp)
-    goto fail;
+  if (!e->y || !e->yp || !e->id || !e->tmp) goto fail;
   load(e->y, y0, e->n);
   load(e->yp, yp0, e->n);
   double *id = N_VGetArrayPointer(e->id);
@@ -278,15 +267,13 @@ static bsim_engine *ida_create(const bsim_problem *p,
 
   step = "IDACreate";
   e->mem = IDACreate(e->ctx);
-  if (!e->mem)
-    goto fail;
+  if (!e->mem) goto fail;
   IDASetErrHandlerFn(e->mem, ida_errh, e);
 
 #define TRY(call)                                                              \
   do {                                                                         \
     step = #call;                                                              \
-    if ((flag = (call)) < 0)                                                   \
-      goto fail;                                                               \
+    if ((flag = (call)) < 0) goto fail;                                        \
   } while (0)
   TRY(IDAInit(e->mem, ida_residual, t0, e->y, e->yp));
   TRY(IDASStolerances(e->mem, s ? s->rtol : 1e-6, s ? s->atol : 1e-8));
@@ -295,10 +282,8 @@ static bsim_engine *ida_create(const bsim_problem *p,
   TRY(IDASetSuppressAlg(e->mem, v[P_SUPPRESS_ALG].choice == 0));
   TRY(IDASetMaxOrd(e->mem, (int)v[P_MAX_ORDER].i));
   TRY(IDASetMaxNumSteps(e->mem, v[P_MAX_STEPS].i));
-  if (v[P_INIT_STEP].r > 0)
-    TRY(IDASetInitStep(e->mem, v[P_INIT_STEP].r));
-  if (v[P_MAX_STEP].r > 0)
-    TRY(IDASetMaxStep(e->mem, v[P_MAX_STEP].r));
+  if (v[P_INIT_STEP].r > 0) TRY(IDASetInitStep(e->mem, v[P_INIT_STEP].r));
+  if (v[P_MAX_STEP].r > 0) TRY(IDASetMaxStep(e->mem, v[P_MAX_STEP].r));
   TRY(IDASetMaxNonlinIters(e->mem, (int)v[P_MAX_NONLIN_ITERS].i));
   TRY(bsim_ida_linear_solver(e, p, v));
   if (e->ng > 0) {
@@ -312,8 +297,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
       memcpy(dir, p->gdir, (size_t)e->ng * sizeof *dir);
       flag = IDASetRootDirection(e->mem, dir); /* IDA copies it */
       free(dir);
-      if (flag < 0)
-        goto fail;
+      if (flag < 0) goto fail;
     }
     IDASetNoInactiveRootWarn(e->mem);
   }
@@ -343,8 +327,7 @@ static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
   IDAGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
   IDAGetNumErrTestFails(e->mem, &st->error_test_failures);
   IDAGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
-  if (e->ng > 0)
-    IDAGetNumGEvals(e->mem, &st->root_evals);
+  if (e->ng > 0) IDAGetNumGEvals(e->mem, &st->root_evals);
 }
 
 static void add_stats(bsim_engine_stats *a, const bsim_engine_stats *b) {
@@ -385,8 +368,7 @@ static int ida_set_stop_time(bsim_engine *e, double tstop) {
     return 0;
   }
   double tn = e->t;
-  if (e->stepped)
-    IDAGetCurrentTime(e->mem, &tn);
+  if (e->stepped) IDAGetCurrentTime(e->mem, &tn);
   e->tstop = tstop;
   e->tstop_set = 1;
   if (e->stepped && tstop <= tn) {
@@ -429,8 +411,7 @@ static int ida_reinit(bsim_engine *e, double t0, const double *y0,
   e->last_adv = BSIM_ADV_OK;
   /* The stop time survives IDAReInit in 6.4: set it again or drop it. */
   e->ida_tstop = 1;
-  if (e->tstop_set && e->tstop > t0)
-    return ida_set_stop_time(e, e->tstop);
+  if (e->tstop_set && e->tstop > t0) return ida_set_stop_time(e, e->tstop);
   e->tstop_set = 0;
   release_ida_tstop(e);
   return 0;
@@ -533,8 +514,7 @@ static int ida_interpolate(bsim_engine *e, double t, int k, double *dky) {
 }
 
 static int ida_roots_found(bsim_engine *e, int *dirs) {
-  if (e->ng == 0)
-    return 0;
+  if (e->ng == 0) return 0;
   if (e->last_adv != BSIM_ADV_ROOT) {
     memset(dirs, 0, (size_t)e->ng * sizeof *dirs);
     return 0;
@@ -567,10 +547,8 @@ static int ida_worst_component(bsim_engine *e) {
       }
     }
   }
-  if (w)
-    N_VDestroy(w);
-  if (ele)
-    N_VDestroy(ele);
+  if (w) N_VDestroy(w);
+  if (ele) N_VDestroy(ele);
   return best;
 }
 

@@ -52,15 +52,15 @@ struct bsim_engine {
   int (*roots)(double, const double *, const double *, double *, void *);
   void *user;
   int calcic;
-  double t;          /* time of the values last handed out */
-  int stepped;       /* IDASolve called since the last (re)init */
-  int tstop_set;     /* the caller's stop time is pending */
+  double t;      /* time of the values last handed out */
+  int stepped;   /* IDASolve called since the last (re)init */
+  int tstop_set; /* the caller's stop time is pending */
   double tstop;
-  int ida_tstop;     /* IDA itself holds a finite stop time */
+  int ida_tstop; /* IDA itself holds a finite stop time */
   bsim_adv_status last_adv;
   bsim_engine_stats before; /* counters up to the last reinit */
-  int banked; /* IDA's counters are in before and not yet reset by IDA */
-  char sunmsg[512];         /* last error message from SUNDIALS */
+  int banked;       /* IDA's counters are in before and not yet reset by IDA */
+  char sunmsg[512]; /* last error message from SUNDIALS */
   char err[1024];
 };
 

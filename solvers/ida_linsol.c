@@ -23,16 +23,14 @@
 
 /* The residual as colored finite differences call it: IDA's conventions
  * (a NaN is a recoverable failure), counted. */
-static int fd_residual(double t, const double *y, const double *yp,
-                       double *res, void *ud) {
+static int fd_residual(double t, const double *y, const double *yp, double *res,
+                       void *ud) {
   bsim_engine *e = ud;
   e->jac_res_evals++;
   int rc = e->residual(t, y, yp, res, e->user);
-  if (rc != 0)
-    return rc < 0 ? -1 : 1;
+  if (rc != 0) return rc < 0 ? -1 : 1;
   for (int i = 0; i < e->n; i++)
-    if (!isfinite(res[i]))
-      return 1;
+    if (!isfinite(res[i])) return 1;
   return 0;
 }
 
@@ -52,16 +50,12 @@ static int ida_jac_sparse(realtype t, realtype cj, N_Vector yy, N_Vector yp,
   const double srur = sqrt(DBL_EPSILON);
   for (int j = 0; j < e->n; j++) {
     double scale = fmax(fabs(y[j]), fabs(hh * ypd[j]));
-    if (ewt[j] > 0)
-      scale = fmax(scale, 1.0 / ewt[j]);
-    if (!(scale > 0))
-      scale = 1.0;
+    if (ewt[j] > 0) scale = fmax(scale, 1.0 / ewt[j]);
+    if (!(scale > 0)) scale = 1.0;
     double d = srur * scale;
-    if (hh * ypd[j] < 0)
-      d = -d;
+    if (hh * ypd[j] < 0) d = -d;
     inc[j] = (y[j] + d) - y[j]; /* exactly representable */
-    if (inc[j] == 0)
-      inc[j] = d;
+    if (inc[j] == 0) inc[j] = d;
   }
   sunindextype *ptr = SUNSparseMatrix_IndexPointers(J);
   sunindextype *idx = SUNSparseMatrix_IndexValues(J);
@@ -69,9 +63,9 @@ static int ida_jac_sparse(realtype t, realtype cj, N_Vector yy, N_Vector yp,
     ptr[j] = e->colptr[j];
   for (int q = 0; q < e->colptr[e->n]; q++)
     idx[q] = e->rowidx[q];
-  int rc = bsim_cfd_eval(e->cfd, fd_residual, e, t, y, ypd,
-                         N_VGetArrayPointer(rr), cj, inc,
-                         SUNSparseMatrix_Data(J));
+  int rc =
+      bsim_cfd_eval(e->cfd, fd_residual, e, t, y, ypd, N_VGetArrayPointer(rr),
+                    cj, inc, SUNSparseMatrix_Data(J));
   return rc == 0 ? 0 : rc < 0 ? -1 : 1;
 }
 
@@ -103,9 +97,10 @@ int bsim_ida_check_pattern(const bsim_problem *p, const bsim_param_value *v,
     for (int q = 0; ok && q < cp[p->n]; q++)
       ok = p->pattern_rowidx[q] >= 0 && p->pattern_rowidx[q] < p->n;
     if (!ok) {
-      snprintf(msg, msglen, "ida: the sparsity pattern given is malformed "
-                            "(column pointers must grow from 0, row indices "
-                            "lie in 0..n-1)");
+      snprintf(msg, msglen,
+               "ida: the sparsity pattern given is malformed "
+               "(column pointers must grow from 0, row indices "
+               "lie in 0..n-1)");
       return -1;
     }
   }
@@ -119,10 +114,8 @@ static void pattern_bands(const bsim_problem *p, sunindextype *mu,
   for (int j = 0; j < p->n; j++)
     for (int q = p->pattern_colptr[j]; q < p->pattern_colptr[j + 1]; q++) {
       int i = p->pattern_rowidx[q];
-      if (j - i > *mu)
-        *mu = j - i;
-      if (i - j > *ml)
-        *ml = i - j;
+      if (j - i > *mu) *mu = j - i;
+      if (i - j > *ml) *ml = i - j;
     }
 }
 
@@ -130,17 +123,14 @@ static int make_sparse(bsim_engine *e, const bsim_problem *p) {
   int nnz = p->pattern_colptr[p->n];
   e->colptr = malloc(sizeof(int) * (size_t)(p->n + 1));
   e->rowidx = malloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
-  if (!e->colptr || !e->rowidx)
-    return IDA_MEM_FAIL;
+  if (!e->colptr || !e->rowidx) return IDA_MEM_FAIL;
   memcpy(e->colptr, p->pattern_colptr, sizeof(int) * (size_t)(p->n + 1));
   memcpy(e->rowidx, p->pattern_rowidx, sizeof(int) * (size_t)nnz);
   e->cfd = bsim_cfd_create(p->n, e->colptr, e->rowidx);
-  if (!e->cfd)
-    return IDA_MEM_FAIL;
+  if (!e->cfd) return IDA_MEM_FAIL;
   e->A = SUNSparseMatrix(p->n, p->n, nnz > 0 ? nnz : 1, CSC_MAT, e->ctx);
   e->ls = e->A ? SUNLinSol_KLU(e->y, e->A, e->ctx) : NULL;
-  if (!e->ls)
-    return IDA_MEM_FAIL;
+  if (!e->ls) return IDA_MEM_FAIL;
   int flag = IDASetLinearSolver(e->mem, e->ls, e->A);
   return flag < 0 ? flag : IDASetJacFn(e->mem, ida_jac_sparse);
 }
@@ -148,21 +138,15 @@ static int make_sparse(bsim_engine *e, const bsim_problem *p) {
 int bsim_ida_linear_solver(bsim_engine *e, const bsim_problem *p,
                            const bsim_param_value *v) {
   sunindextype n = e->n;
-  if (v[P_LINSOL].choice == LS_KLU)
-    return make_sparse(e, p);
+  if (v[P_LINSOL].choice == LS_KLU) return make_sparse(e, p);
   if (v[P_LINSOL].choice == LS_BAND) {
     sunindextype mu = v[P_BAND_UPPER].i, ml = v[P_BAND_LOWER].i, pmu = n - 1,
                  pml = n - 1;
-    if (p->pattern_colptr && p->pattern_rowidx)
-      pattern_bands(p, &pmu, &pml);
-    if (mu < 0)
-      mu = pmu;
-    if (ml < 0)
-      ml = pml;
-    if (mu > n - 1)
-      mu = n - 1;
-    if (ml > n - 1)
-      ml = n - 1;
+    if (p->pattern_colptr && p->pattern_rowidx) pattern_bands(p, &pmu, &pml);
+    if (mu < 0) mu = pmu;
+    if (ml < 0) ml = pml;
+    if (mu > n - 1) mu = n - 1;
+    if (ml > n - 1) ml = n - 1;
     e->A = SUNBandMatrix(n, mu, ml, e->ctx);
     e->ls = e->A ? SUNLinSol_Band(e->y, e->A, e->ctx) : NULL;
   } else {
@@ -171,4 +155,3 @@ int bsim_ida_linear_solver(bsim_engine *e, const bsim_problem *p,
   }
   return e->ls ? IDASetLinearSolver(e->mem, e->ls, e->A) : IDA_MEM_FAIL;
 }
-

@@ -26,8 +26,7 @@ enum { SECANT_ITERS = 40, MAX_LOCATE_ITERS = 200 };
 
 int bsim_ode_fail(bsim_ode *o, const char *fmt, ...) {
   int k = snprintf(o->err, sizeof o->err, "%s: ", o->name);
-  if (k < 0 || (size_t)k >= sizeof o->err)
-    return -1;
+  if (k < 0 || (size_t)k >= sizeof o->err) return -1;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(o->err + k, sizeof o->err - (size_t)k, fmt, ap);
@@ -36,11 +35,12 @@ int bsim_ode_fail(bsim_ode *o, const char *fmt, ...) {
 }
 
 int bsim_ode_check_problem(const char *name, const bsim_problem *p,
-                           const bsim_engine_settings *s, double t0,
-                           char *msg, size_t msglen) {
+                           const bsim_engine_settings *s, double t0, char *msg,
+                           size_t msglen) {
   if (!p || p->n < 1 || !p->residual) {
-    snprintf(msg, msglen, "%s: the problem needs at least one unknown and a "
-                          "residual function",
+    snprintf(msg, msglen,
+             "%s: the problem needs at least one unknown and a "
+             "residual function",
              name);
     return -1;
   }
@@ -53,15 +53,17 @@ int bsim_ode_check_problem(const char *name, const bsim_problem *p,
     return -1;
   }
   if (p->ng < 0 || (p->ng > 0 && !p->roots)) {
-    snprintf(msg, msglen, "%s: %d zero-crossing functions declared but no "
-                          "root function given",
+    snprintf(msg, msglen,
+             "%s: %d zero-crossing functions declared but no "
+             "root function given",
              name, p->ng);
     return -1;
   }
   if (s && (!(s->rtol >= 0) || !(s->atol >= 0) || !isfinite(s->rtol) ||
             !isfinite(s->atol) || (s->rtol == 0 && s->atol == 0))) {
-    snprintf(msg, msglen, "%s: rtol=%g and atol=%g must be finite, >= 0 and "
-                          "not both zero",
+    snprintf(msg, msglen,
+             "%s: rtol=%g and atol=%g must be finite, >= 0 and "
+             "not both zero",
              name, s->rtol, s->atol);
     return -1;
   }
@@ -88,8 +90,8 @@ static void place(bsim_ode *o, double t0, const double *y0) {
 
 int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
                   const bsim_ode_method *m, void *impl, double t0,
-                  const double *y0, double event_tol, long max_steps,
-                  char *msg, size_t msglen) {
+                  const double *y0, double event_tol, long max_steps, char *msg,
+                  size_t msglen) {
   memset(o, 0, sizeof *o);
   o->name = name;
   o->m = m;
@@ -102,9 +104,9 @@ int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
   o->event_tol = event_tol;
   o->max_steps = max_steps;
   size_t n = (size_t)o->n, ng = (size_t)(o->ng > 0 ? o->ng : 1);
-  double **vn[] = {&o->y,    &o->f,   &o->ya,  &o->fa,   &o->zero,
-                   &o->res,  &o->ynew, &o->fnew, &o->ylo, &o->flo,
-                   &o->yhi,  &o->fhi, &o->ytry, &o->ftry};
+  double **vn[] = {&o->y,   &o->f,    &o->ya,   &o->fa,  &o->zero,
+                   &o->res, &o->ynew, &o->fnew, &o->ylo, &o->flo,
+                   &o->yhi, &o->fhi,  &o->ytry, &o->ftry};
   double **vg[] = {&o->g, &o->gnew, &o->glo, &o->ghi, &o->gtry};
   int ok = 1;
   for (size_t i = 0; i < sizeof vn / sizeof vn[0]; i++)
@@ -120,17 +122,15 @@ int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
     bsim_ode_release(o);
     return -1;
   }
-  if (p->gdir)
-    memcpy(o->gdir, p->gdir, (size_t)o->ng * sizeof(int));
+  if (p->gdir) memcpy(o->gdir, p->gdir, (size_t)o->ng * sizeof(int));
   place(o, t0, y0);
   return 0;
 }
 
 void bsim_ode_release(bsim_ode *o) {
-  double *v[] = {o->y,    o->f,   o->ya,   o->fa,   o->zero, o->res,
-                 o->ynew, o->fnew, o->ylo, o->flo,  o->yhi,  o->fhi,
-                 o->ytry, o->ftry, o->g,   o->gnew, o->glo,  o->ghi,
-                 o->gtry};
+  double *v[] = {o->y,    o->f,    o->ya,  o->fa,  o->zero, o->res,  o->ynew,
+                 o->fnew, o->ylo,  o->flo, o->yhi, o->fhi,  o->ytry, o->ftry,
+                 o->g,    o->gnew, o->glo, o->ghi, o->gtry};
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
     free(v[i]);
   free(o->gdir);
@@ -144,14 +144,11 @@ void bsim_ode_release(bsim_ode *o) {
 int bsim_ode_rhs(bsim_ode *o, double t, const double *y, double *f) {
   o->st.residual_evals++;
   int rc = o->residual(t, y, o->zero, o->res, o->user);
-  if (rc < 0)
-    return BSIM_CB_FATAL;
-  if (rc > 0)
-    return BSIM_CB_RECOVERABLE;
+  if (rc < 0) return BSIM_CB_FATAL;
+  if (rc > 0) return BSIM_CB_RECOVERABLE;
   for (int i = 0; i < o->n; i++) {
     f[i] = -o->res[i];
-    if (!isfinite(f[i]))
-      return BSIM_CB_RECOVERABLE;
+    if (!isfinite(f[i])) return BSIM_CB_RECOVERABLE;
   }
   return BSIM_CB_OK;
 }
@@ -160,29 +157,33 @@ static int eval_g(bsim_ode *o, double t, const double *y, const double *f,
                   double *g) {
   o->st.root_evals++;
   if (o->roots(t, y, f, g, o->user) != BSIM_CB_OK)
-    return bsim_ode_fail(o, "a zero-crossing function failed at t=%.17g; "
-                            "hint: check the blocks with zero crossings",
+    return bsim_ode_fail(o,
+                         "a zero-crossing function failed at t=%.17g; "
+                         "hint: check the blocks with zero crossings",
                          t);
   return 0;
 }
 
-static int sgn(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+static int sgn(double x) {
+  return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
 
 /* f, and g with the signs it starts from, at the current point. */
 static int ensure_start(bsim_ode *o) {
   if (!o->have_f) {
     int rc = bsim_ode_rhs(o, o->t, o->y, o->f);
     if (rc != BSIM_CB_OK)
-      return bsim_ode_fail(o, "the equations failed (%s) at the start "
-                              "t=%.17g; hint: check the initial values",
-                           rc == BSIM_CB_FATAL ? "fatal" : "domain error or "
-                                                           "NaN",
+      return bsim_ode_fail(o,
+                           "the equations failed (%s) at the start "
+                           "t=%.17g; hint: check the initial values",
+                           rc == BSIM_CB_FATAL ? "fatal"
+                                               : "domain error or "
+                                                 "NaN",
                            o->t);
     o->have_f = 1;
   }
   if (o->ng > 0 && !o->have_g) {
-    if (eval_g(o, o->t, o->y, o->f, o->g) != 0)
-      return -1;
+    if (eval_g(o, o->t, o->y, o->f, o->g) != 0) return -1;
     /* A g that starts at zero is not a crossing: its side is learnt from
      * the first nonzero value. */
     for (int i = 0; i < o->ng; i++)
@@ -195,25 +196,19 @@ static int ensure_start(bsim_ode *o) {
 /* ---- life cycle --------------------------------------------------------- */
 
 int bsim_ode_reinit(bsim_ode *o, double t0, const double *y0) {
-  if (!isfinite(t0))
-    return bsim_ode_fail(o, "restart time must be finite");
+  if (!isfinite(t0)) return bsim_ode_fail(o, "restart time must be finite");
   place(o, t0, y0);
-  if (o->tstop_set && !(o->tstop > t0))
-    o->tstop_set = 0;
-  if (o->m->forget)
-    o->m->forget(o);
+  if (o->tstop_set && !(o->tstop > t0)) o->tstop_set = 0;
+  if (o->m->forget) o->m->forget(o);
   return 0;
 }
 
 /* An ODE has nothing to make consistent: y' is f(t, y). */
 int bsim_ode_calc_ic(bsim_ode *o, double *y, double *yp) {
-  if (ensure_start(o) != 0)
-    return -1;
+  if (ensure_start(o) != 0) return -1;
   memcpy(o->fa, o->f, (size_t)o->n * sizeof(double));
-  if (y)
-    memcpy(y, o->y, (size_t)o->n * sizeof(double));
-  if (yp)
-    memcpy(yp, o->f, (size_t)o->n * sizeof(double));
+  if (y) memcpy(y, o->y, (size_t)o->n * sizeof(double));
+  if (yp) memcpy(yp, o->f, (size_t)o->n * sizeof(double));
   return 0;
 }
 
@@ -229,8 +224,7 @@ int bsim_ode_set_stop_time(bsim_ode *o, double tstop) {
  * (nonzero) and the value g? Returns the direction, or 0. */
 static int crossing(const bsim_ode *o, int i, int from, double g) {
   int to = sgn(g);
-  if (from == 0 || to == from)
-    return 0;
+  if (from == 0 || to == from) return 0;
   int dir = from < 0 ? 1 : -1;
   return (o->gdir[i] == 0 || o->gdir[i] == dir) ? dir : 0;
 }
@@ -238,8 +232,7 @@ static int crossing(const bsim_ode *o, int i, int from, double g) {
 static int any_crossing(const bsim_ode *o, const signed char *from,
                         const double *g) {
   for (int i = 0; i < o->ng; i++)
-    if (crossing(o, i, from[i], g[i]))
-      return 1;
+    if (crossing(o, i, from[i], g[i])) return 1;
   return 0;
 }
 
@@ -263,15 +256,13 @@ static int locate(bsim_ode *o, double tb) {
   int last_side = 0;
   for (int it = 0; it < MAX_LOCATE_ITERS; it++) {
     double tol = o->event_tol * fmax(1.0, fabs(hi));
-    if (hi - lo <= tol)
-      break;
+    if (hi - lo <= tol) break;
     /* The component whose secant estimate comes first leads. */
     double tt = 0.5 * (lo + hi);
     if (it < SECANT_ITERS) {
       double best = -1;
       for (int i = 0; i < ng; i++) {
-        if (!crossing(o, i, slo[i], o->ghi[i]))
-          continue;
+        if (!crossing(o, i, slo[i], o->ghi[i])) continue;
         double a = wlo * o->glo[i], b = whi * o->ghi[i];
         double back = (b == a) ? 0.5 : b / (b - a); /* fraction from hi */
         if (back > best) {
@@ -281,14 +272,11 @@ static int locate(bsim_ode *o, double tb) {
       }
     }
     double margin = 0.5 * tol;
-    if (tt < lo + margin)
-      tt = lo + margin;
-    if (tt > hi - margin)
-      tt = hi - margin;
+    if (tt < lo + margin) tt = lo + margin;
+    if (tt > hi - margin) tt = hi - margin;
     if (o->m->redo(o, o->ta, o->ya, o->fa, tt, o->ytry, o->ftry) != 0)
       return -1;
-    if (eval_g(o, tt, o->ytry, o->ftry, o->gtry) != 0)
-      return -1;
+    if (eval_g(o, tt, o->ytry, o->ftry, o->gtry) != 0) return -1;
     if (any_crossing(o, slo, o->gtry)) {
       hi = tt;
       copy(o->ghi, o->gtry, ng);
@@ -302,11 +290,9 @@ static int locate(bsim_ode *o, double tb) {
       lo = tt;
       copy(o->glo, o->gtry, ng);
       for (int i = 0; i < ng; i++)
-        if (o->gtry[i] != 0)
-          slo[i] = (signed char)sgn(o->gtry[i]);
+        if (o->gtry[i] != 0) slo[i] = (signed char)sgn(o->gtry[i]);
       wlo = 1;
-      if (last_side == -1)
-        whi *= 0.5;
+      if (last_side == -1) whi *= 0.5;
       last_side = -1;
     }
   }
@@ -330,32 +316,30 @@ static int locate(bsim_ode *o, double tb) {
 
 static void hand_out(const bsim_ode *o, double *tret, double *y, double *yp) {
   *tret = o->t;
-  if (y)
-    copy(y, o->y, o->n);
-  if (yp)
-    copy(yp, o->f, o->n);
+  if (y) copy(y, o->y, o->n);
+  if (yp) copy(yp, o->f, o->n);
 }
 
 bsim_adv_status bsim_ode_advance(bsim_ode *o, double tout, double *tret,
                                  double *y, double *yp) {
   o->root_pending = 0;
   if (!(tout >= o->t)) {
-    bsim_ode_fail(o, "asked to integrate back from t=%.17g to t=%.17g; "
-                     "hint: restart (reinit) to go back in time",
+    bsim_ode_fail(o,
+                  "asked to integrate back from t=%.17g to t=%.17g; "
+                  "hint: restart (reinit) to go back in time",
                   o->t, tout);
     return BSIM_ADV_ERROR;
   }
-  if (ensure_start(o) != 0)
-    return BSIM_ADV_ERROR;
+  if (ensure_start(o) != 0) return BSIM_ADV_ERROR;
   double target = tout;
-  if (o->tstop_set && o->tstop < target)
-    target = o->tstop;
+  if (o->tstop_set && o->tstop < target) target = o->tstop;
   long steps = 0;
   while (o->t < target) {
     if (o->max_steps > 0 && steps >= o->max_steps) {
-      bsim_ode_fail(o, "integrating failed at t=%.17g: %ld steps did not "
-                       "reach t=%.17g; hint: raise max-steps, or the model "
-                       "may be stiff (try solver \"cvode-bdf\" or \"ida\")",
+      bsim_ode_fail(o,
+                    "integrating failed at t=%.17g: %ld steps did not "
+                    "reach t=%.17g; hint: raise max-steps, or the model "
+                    "may be stiff (try solver \"cvode-bdf\" or \"ida\")",
                     o->t, steps, target);
       hand_out(o, tret, y, yp);
       return BSIM_ADV_ERROR;
@@ -411,18 +395,19 @@ bsim_adv_status bsim_ode_advance(bsim_ode *o, double tout, double *tret,
  * third order, continuous with the step values, exact for cubics. */
 int bsim_ode_interpolate(bsim_ode *o, double t, int k, double *dky) {
   if (k < 0 || k > 1)
-    return bsim_ode_fail(o, "interpolating derivative %d failed; hint: only "
-                            "k = 0 (y) and k = 1 (y') are available",
+    return bsim_ode_fail(o,
+                         "interpolating derivative %d failed; hint: only "
+                         "k = 0 (y) and k = 1 (y') are available",
                          k);
   double h = o->t - o->ta;
   double slack = 100 * DBL_EPSILON * fmax(fabs(o->t), fabs(o->ta));
   if (t < o->ta - slack || t > o->t + slack || (h <= 0 && t != o->t))
-    return bsim_ode_fail(o, "interpolating at t=%.17g failed: t must lie "
-                            "inside the last step [%.17g, %.17g]",
+    return bsim_ode_fail(o,
+                         "interpolating at t=%.17g failed: t must lie "
+                         "inside the last step [%.17g, %.17g]",
                          t, o->ta, o->t);
   if (h <= 0 || t == o->t) {
-    if (ensure_start(o) != 0)
-      return -1;
+    if (ensure_start(o) != 0) return -1;
     copy(dky, k == 0 ? o->y : o->f, o->n);
     return 0;
   }
@@ -446,7 +431,6 @@ int bsim_ode_roots_found(bsim_ode *o, int *dirs) {
 }
 
 const char *bsim_ode_last_error(const bsim_ode *o) {
-  if (o && o->err[0])
-    return o->err;
+  if (o && o->err[0]) return o->err;
   return "no error";
 }

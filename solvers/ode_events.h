@@ -62,10 +62,10 @@ struct bsim_ode {
   double event_tol; /* relative to max(1, |t|) */
   long max_steps;   /* per advance; 0 = unlimited */
 
-  double *zero, *res;              /* y' = 0 and F, to form f = -F(t, y, 0) */
-  double *ynew, *fnew, *gnew;      /* a step's result */
-  double *ylo, *flo, *glo;         /* root bracket, low end */
-  double *yhi, *fhi, *ghi, *gtry;  /* high end and trial values */
+  double *zero, *res;             /* y' = 0 and F, to form f = -F(t, y, 0) */
+  double *ynew, *fnew, *gnew;     /* a step's result */
+  double *ylo, *flo, *glo;        /* root bracket, low end */
+  double *yhi, *fhi, *ghi, *gtry; /* high end and trial values */
   double *ytry, *ftry;
 
   bsim_engine_stats st; /* totals since create */
@@ -76,15 +76,15 @@ struct bsim_ode {
  * ode_form set (else the "integrates ODEs only" refusal), sane tolerances
  * and a finite start time. 0, or -1 with a message. */
 int bsim_ode_check_problem(const char *name, const bsim_problem *p,
-                           const bsim_engine_settings *s, double t0,
-                           char *msg, size_t msglen);
+                           const bsim_engine_settings *s, double t0, char *msg,
+                           size_t msglen);
 
 /* Fill o for problem p starting at (t0, y0); impl belongs to the caller.
  * 0, or -1 with a message (out of memory). */
 int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
                   const bsim_ode_method *m, void *impl, double t0,
-                  const double *y0, double event_tol, long max_steps,
-                  char *msg, size_t msglen);
+                  const double *y0, double event_tol, long max_steps, char *msg,
+                  size_t msglen);
 void bsim_ode_release(bsim_ode *o);
 
 /* f = -F(t, y, 0), counted, NaN/Inf turned into a recoverable failure.

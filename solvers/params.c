@@ -19,8 +19,7 @@ static int choice_index(const char *choices, const char *word) {
   while (p && *p) {
     const char *bar = strchr(p, '|');
     size_t len = bar ? (size_t)(bar - p) : strlen(p);
-    if (len == wl && strncmp(p, word, len) == 0)
-      return idx;
+    if (len == wl && strncmp(p, word, len) == 0) return idx;
     idx++;
     p = bar ? bar + 1 : NULL;
   }
@@ -70,8 +69,7 @@ static void list_names(const bsim_engine_type *t, char *buf, size_t len) {
   for (int i = 0; i < t->nparams && used < len; i++) {
     int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
                      t->params[i].name);
-    if (k < 0)
-      break;
+    if (k < 0) break;
     used += (size_t)k;
   }
 }
@@ -98,8 +96,7 @@ int bsim_engine_params_resolve(const bsim_engine_type *t,
     }
     int idx = -1;
     for (int i = 0; i < t->nparams; i++)
-      if (strcmp(t->params[i].name, name) == 0)
-        idx = i;
+      if (strcmp(t->params[i].name, name) == 0) idx = i;
     if (idx < 0) {
       char names[512];
       list_names(t, names, sizeof names);
@@ -121,7 +118,8 @@ int bsim_engine_params_resolve(const bsim_engine_type *t,
 int bsim_engine_params_check(const bsim_engine_type *t,
                              const bsim_engine_settings *s, char *msg,
                              size_t msglen) {
-  bsim_param_value *v = calloc((size_t)(t->nparams ? t->nparams : 1), sizeof *v);
+  bsim_param_value *v =
+      calloc((size_t)(t->nparams ? t->nparams : 1), sizeof *v);
   if (!v) {
     snprintf(msg, msglen, "%s: out of memory", t->name);
     return -1;
@@ -135,8 +133,7 @@ int bsim_engine_param_range(const bsim_engine_type *t, int idx,
                             const bsim_param_value *v, double lo, double hi,
                             char *msg, size_t msglen) {
   double x = v[idx].r;
-  if (x >= lo && x <= hi)
-    return 0;
+  if (x >= lo && x <= hi) return 0;
   if (hi >= HUGE_VAL)
     snprintf(msg, msglen, "%s: %s must be >= %g, not %s", t->name,
              t->params[idx].name, lo, v[idx].text);

@@ -27,10 +27,8 @@ const bsim_engine_type *bsim_engine_at(size_t i) {
 
 /* NULL or "" selects the default engine. */
 const bsim_engine_type *bsim_engine_find(const char *name) {
-  if (!name || !*name)
-    return engines[0];
+  if (!name || !*name) return engines[0];
   for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (strcmp(engines[i]->name, name) == 0)
-      return engines[i];
+    if (strcmp(engines[i]->name, name) == 0) return engines[i];
   return NULL;
 }

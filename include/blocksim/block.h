@@ -56,8 +56,9 @@ typedef struct bsim_block {
   double **outptr;
 
   int nx;
-  double *x;   /* continuous state */
-  double *xd;  /* its derivative (in: x' for implicit blocks; out: f for explicit) */
+  double *x; /* continuous state */
+  double *
+      xd; /* its derivative (in: x' for implicit blocks; out: f for explicit) */
   double *res; /* residuals of implicit blocks */
 
   int nz;
@@ -72,12 +73,12 @@ typedef struct bsim_block {
   double **oparptr;  /* real matrices, column-major */
 
   int ng;
-  double *g;   /* zero-crossing surfaces */
-  int *jroot;  /* which surfaces fired: +1 upward, -1 downward, 0 none */
+  double *g;  /* zero-crossing surfaces */
+  int *jroot; /* which surfaces fired: +1 upward, -1 downward, 0 none */
   int nmode;
   int *mode;
 
-  int nevprt;   /* activation: bit i set = event input i+1; -1 = own root */
+  int nevprt; /* activation: bit i set = event input i+1; -1 = own root */
   int nevout;
   double *evout; /* flag 3: delay before each event output fires, <0 = none */
 

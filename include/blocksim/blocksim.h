@@ -119,9 +119,9 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
 void bsim_sim_free(bsim_sim *s);
 
 typedef struct bsim_system_info {
-  int blocks;     /* leaf blocks after flattening */
-  int states;     /* differential unknowns */
-  int algebraic;  /* algebraic unknowns (torn loop signals, implicit states) */
+  int blocks;    /* leaf blocks after flattening */
+  int states;    /* differential unknowns */
+  int algebraic; /* algebraic unknowns (torn loop signals, implicit states) */
   int zero_crossings;
   int links;
 } bsim_system_info;
@@ -147,13 +147,12 @@ const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value);
 /* Sink records (CSCOPE, CMSCOPE, ...): one per sink block that recorded
  * rows. Returns the block path, or NULL past the end; *data holds rows of
  * (t, values), cols values each. */
-const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows,
-                           int *cols, const double **data);
+const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
+                           const double **data);
 
 /* Write every record as DIR/<block path>.csv ("time,u1,...,un"), creating
  * folders for superblock paths; each file written atomically. */
-int bsim_records_write_csv(const bsim_sim *s, const char *dir,
-                           bsim_error *err);
+int bsim_records_write_csv(const bsim_sim *s, const char *dir, bsim_error *err);
 
 /* Write the results as CSV (header "time,<names>", %.17g), atomically: to a
  * temporary file renamed on success. path NULL = the FILE* out. */
@@ -196,8 +195,7 @@ const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp);
 /* Structural rank (size of a maximum matching of equations to unknowns
  * over [dF/dyd' dF/dya]); *message names what is unmatched ("" when the
  * rank is n). */
-int bsim_analysis_structural_rank(const bsim_analysis *a,
-                                  const char **message);
+int bsim_analysis_structural_rank(const bsim_analysis *a, const char **message);
 /* Numerical rank of dg/dya (na when the index is at most 1), the
  * threshold used, and a message naming the blocks when it is lower. */
 int bsim_analysis_algebraic_rank(const bsim_analysis *a, double *threshold,

@@ -20,18 +20,18 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                      \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                         \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      failures++;                                                             \
-    }                                                                         \
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                          \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      failures++;                                                              \
+    }                                                                          \
   } while (0)
 
-#define NEAR(got, want, tol, what)                                            \
-  CHECK(fabs((got) - (want)) <= (tol), "%s: got %.17g, want %.17g (tol %g)",  \
+#define NEAR(got, want, tol, what)                                             \
+  CHECK(fabs((got) - (want)) <= (tol), "%s: got %.17g, want %.17g (tol %g)",   \
         what, (double)(got), (double)(want), (double)(tol))
 
 static void test_matrix_tools(void) {
@@ -126,10 +126,10 @@ static void test_clss(void) {
     snprintf(path, sizeof path, "%s/%s", dir, files[k]);
     FILE *f = fopen(path, "r");
     CHECK(f, "open %s", path);
-    if (!f)
-      continue;
+    if (!f) continue;
     CHECK(fgets(line, sizeof line, f) &&
-              strcmp(line, "%%MatrixMarket matrix coordinate real general\n") == 0,
+              strcmp(line, "%%MatrixMarket matrix coordinate real general\n") ==
+                  0,
           "%s header", files[k]);
     int m = 0, n = 0, nnz = -1, i, j, count = 0;
     CHECK(fscanf(f, "%d %d %d", &m, &n, &nnz) == 3 && m == 2 && n == 2 &&
@@ -138,8 +138,7 @@ static void test_clss(void) {
     double v, sum = 0;
     while (fscanf(f, "%d %d %lf", &i, &j, &v) == 3) {
       count++;
-      if (k == 0 && i == 2 && j == 1)
-        NEAR(v, 2.0, 1e-6, "dF2/dx1 = -A21");
+      if (k == 0 && i == 2 && j == 1) NEAR(v, 2.0, 1e-6, "dF2/dx1 = -A21");
       sum += v;
     }
     CHECK(count == nnz, "%s: %d entries, header says %d", files[k], count, nnz);
@@ -152,8 +151,7 @@ static void test_clss(void) {
   FILE *f = fopen(path, "r");
   CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "sys.x[1]\n") == 0,
         "unknowns.txt");
-  if (f)
-    fclose(f);
+  if (f) fclose(f);
   unlink(path);
   rmdir(dir);
 
@@ -180,8 +178,7 @@ static void test_pendulum(void) {
   CHECK(bsim_analysis_linearize(a, in, 1, out, 1, &err) == 0, "linearize: %s",
         err.message);
   const double gl = 9.81 / 0.5, c = 0.3;
-  const double wantA[4] = {0, 1, -gl, -c}, wantB[2] = {0, 1},
-               wantC[2] = {1, 0};
+  const double wantA[4] = {0, 1, -gl, -c}, wantB[2] = {0, 1}, wantC[2] = {1, 0};
   int r, k;
   const double *A = bsim_analysis_matrix(a, 'A', &r, &k);
   CHECK(A && r == 2 && k == 2, "A is 2 x 2");
@@ -197,8 +194,7 @@ static void test_pendulum(void) {
     NEAR(C[i], wantC[i], 1e-6, "pendulum C");
   const double *D = bsim_analysis_matrix(a, 'D', &r, &k);
   CHECK(D && r == 1 && k == 1, "D is 1 x 1");
-  if (D)
-    NEAR(D[0], 0.0, 1e-6, "pendulum D");
+  if (D) NEAR(D[0], 0.0, 1e-6, "pendulum D");
   /* eigenvalues -c/2 +- i sqrt(g/L - c^2/4) */
   const double *re, *im;
   CHECK(bsim_analysis_eigenvalues(a, &re, &im) == 2, "pendulum eigenvalues");
@@ -267,7 +263,6 @@ int main(void) {
   test_pendulum();
   test_dae_at();
   test_singular();
-  if (failures)
-    fprintf(stderr, "test_analysis: %d failure(s)\n", failures);
+  if (failures) fprintf(stderr, "test_analysis: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

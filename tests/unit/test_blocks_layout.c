@@ -313,15 +313,15 @@ static void registry(void) {
   /* Every type the issues promise is registered under its Xcos name (a
    * count would break with every new family; names say what matters). */
   static const char *const required[] = {
-      "CONST_m",    "GENSIN_f",   "STEP_FUNCTION", "TIME_f",     "GAINBLK",
-      "SUMMATION",  "PRODUCT",    "INTEGRAL_m",    "CLSS",       "CLR",
-      "MUX",        "DEMUX",      "TrigFun",       "EXPBLK_m",   "ABS_VALUE",
-      "IN_f",       "OUT_f",      "CLOCK_c",       "SampleCLK",  "EVTDLY_c",
-      "IFTHEL_f",   "ESELECT_f",  "CLKSOMV_f",     "END_c",      "HALT_f",
-      "ZCROSS_f",   "POSTONEG_f", "NEGTOPOS_f",    "GENERAL_f",  "DOLLAR_m",
-      "SAMPHOLD_m", "DLR",        "DLSS",          "Counter",    "SATURATION",
-      "HYSTHERESIS", "SWITCH2_m", "SIGNUM",        "CSCOPE",     "CMSCOPE",
-      "CLKINV_f",   "CLKOUTV_f"};
+      "CONST_m",     "GENSIN_f",   "STEP_FUNCTION", "TIME_f",    "GAINBLK",
+      "SUMMATION",   "PRODUCT",    "INTEGRAL_m",    "CLSS",      "CLR",
+      "MUX",         "DEMUX",      "TrigFun",       "EXPBLK_m",  "ABS_VALUE",
+      "IN_f",        "OUT_f",      "CLOCK_c",       "SampleCLK", "EVTDLY_c",
+      "IFTHEL_f",    "ESELECT_f",  "CLKSOMV_f",     "END_c",     "HALT_f",
+      "ZCROSS_f",    "POSTONEG_f", "NEGTOPOS_f",    "GENERAL_f", "DOLLAR_m",
+      "SAMPHOLD_m",  "DLR",        "DLSS",          "Counter",   "SATURATION",
+      "HYSTHERESIS", "SWITCH2_m",  "SIGNUM",        "CSCOPE",    "CMSCOPE",
+      "CLKINV_f",    "CLKOUTV_f"};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     const bsim_block_type *t = bsim_block_type_find(required[i]);
     CHECK(t && strcmp(t->name, required[i]) == 0, "%s is not registered",

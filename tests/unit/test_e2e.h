@@ -22,14 +22,14 @@
 
 static int e2e_failures;
 
-#define E2E_CHECK(cond, ...)                                                  \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);       \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      e2e_failures++;                                                         \
-    }                                                                         \
+#define E2E_CHECK(cond, ...)                                                   \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      e2e_failures++;                                                          \
+    }                                                                          \
   } while (0)
 
 typedef double (*e2e_exact_fn)(double t, const void *arg);
@@ -66,8 +66,8 @@ static bsim_sim *e2e_run_diagram(const bsim_diagram *d, const bsim_options *o,
   }
   bsim_sim *s = bsim_sim_create(d, o, &err);
   if (!s) {
-    fprintf(stderr, "FAILED: %s: sim_create: [%d] %s\n", what,
-            (int)err.status, err.message);
+    fprintf(stderr, "FAILED: %s: sim_create: [%d] %s\n", what, (int)err.status,
+            err.message);
     e2e_failures++;
     return NULL;
   }
@@ -86,8 +86,7 @@ static long e2e_col(const bsim_sim *s, const char *name) {
   size_t n = bsim_result_cols(s);
   for (size_t c = 0; c < n; c++) {
     const char *got = bsim_result_name(s, c);
-    if (got && strcmp(got, name) == 0)
-      return (long)c;
+    if (got && strcmp(got, name) == 0) return (long)c;
   }
   fprintf(stderr, "FAILED: no result column named '%s' (have:", name);
   for (size_t c = 0; c < n; c++)
@@ -108,8 +107,7 @@ static double e2e_compare(const bsim_sim *s, const char *name,
                           e2e_exact_fn exact, const void *arg, double rel_tol,
                           double abs_tol, const char *what) {
   long c = e2e_col(s, name);
-  if (c < 0)
-    return INFINITY;
+  if (c < 0) return INFINITY;
   const double *t = bsim_result_times(s);
   size_t rows = bsim_result_rows(s);
   double worst = 0.0, worst_err = 0.0;
@@ -147,8 +145,7 @@ static void e2e_check_linear_times(const bsim_sim *s, size_t n, double tf,
                                    const char *what) {
   size_t rows = bsim_result_rows(s);
   E2E_CHECK(rows == n, "%s: %zu rows, want %zu", what, rows, n);
-  if (rows != n || n < 2)
-    return;
+  if (rows != n || n < 2) return;
   const double *t = bsim_result_times(s);
   /* The grid is computed, not integrated: a few ulps of tf at most. */
   for (size_t i = 0; i < n; i++) {
@@ -157,8 +154,8 @@ static void e2e_check_linear_times(const bsim_sim *s, size_t n, double tf,
               what, i, t[i], want);
   }
   E2E_CHECK(t[0] == 0.0, "%s: first time %.17g", what, t[0]);
-  E2E_CHECK(t[n - 1] == tf, "%s: last time %.17g, want %.17g", what,
-            t[n - 1], tf);
+  E2E_CHECK(t[n - 1] == tf, "%s: last time %.17g, want %.17g", what, t[n - 1],
+            tf);
 }
 
 static int e2e_finish(const char *program) {

@@ -24,8 +24,7 @@ static double decay_exact(double t, const void *arg) {
  * smallest value e^-5 = 6.7e-3 and does not enter. */
 static void test_decay(void) {
   bsim_diagram *d = e2e_load("decay.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "decay");
   if (s) {
     double k = 0.5;
@@ -41,7 +40,8 @@ static void test_decay(void) {
               info.states, info.algebraic, info.blocks);
 
     /* The statistics the CLI prints with --stats must all be there. */
-    static const char *const wanted[] = {"steps", "residual-evals",
+    static const char *const wanted[] = {"steps",
+                                         "residual-evals",
                                          "jacobian-evals",
                                          "nonlinear-iterations",
                                          "error-test-failures",
@@ -58,8 +58,10 @@ static void test_decay(void) {
       E2E_CHECK(found && v >= 0.0, "decay: statistic '%s' missing or < 0",
                 wanted[w]);
       if (found && strcmp(wanted[w], "steps") == 0)
-        E2E_CHECK(v >= 5.0, "decay: only %g steps: samples cannot be "
-                            "integrated in fewer than a handful", v);
+        E2E_CHECK(v >= 5.0,
+                  "decay: only %g steps: samples cannot be "
+                  "integrated in fewer than a handful",
+                  v);
     }
     bsim_sim_free(s);
   }
@@ -78,8 +80,7 @@ static void test_overrides(void) {
   } cases[] = {{"k", "2", 2.0}, {"g.gain", "-3", 3.0}, {"k", "0.5*3", 1.5}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     bsim_diagram *d = e2e_load("decay.xml");
-    if (!d)
-      return;
+    if (!d) return;
     bsim_error_clear(&err);
     int rc = bsim_diagram_override(d, cases[i].target, cases[i].value, &err);
     E2E_CHECK(rc == 0, "override %s=%s: %s", cases[i].target, cases[i].value,
@@ -97,8 +98,7 @@ static void test_overrides(void) {
 
   /* Overriding a block that does not exist is bad input, told at once. */
   bsim_diagram *d = e2e_load("decay.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_error_clear(&err);
   int rc = bsim_diagram_override(d, "nosuch.gain", "1", &err);
   E2E_CHECK(rc != 0 && err.status == BSIM_ERR_INPUT &&
@@ -111,8 +111,7 @@ static void test_overrides(void) {
 /* Run options take precedence over the file's settings. */
 static void test_options(void) {
   bsim_diagram *d = e2e_load("decay.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_options o;
   bsim_options_init(&o);
   o.final_time = 4.0;
@@ -136,14 +135,13 @@ static void check_log_times(const bsim_sim *s, size_t n, double tf,
                             const char *what) {
   size_t rows = bsim_result_rows(s);
   E2E_CHECK(rows == n, "%s: %zu rows, want %zu", what, rows, n);
-  if (rows != n || n < 3)
-    return;
+  if (rows != n || n < 3) return;
   const double *t = bsim_result_times(s);
   E2E_CHECK(t[0] == 0.0, "%s: first time %.17g, want 0", what, t[0]);
   E2E_CHECK(fabs(t[1] - tf * 1e-3) <= 1e-12 * tf,
             "%s: second time %.17g, want %.17g", what, t[1], tf * 1e-3);
-  E2E_CHECK(t[n - 1] == tf, "%s: last time %.17g, want %.17g", what,
-            t[n - 1], tf);
+  E2E_CHECK(t[n - 1] == tf, "%s: last time %.17g, want %.17g", what, t[n - 1],
+            tf);
   double r0 = t[2] / t[1];
   double want_ratio = pow(1e3, 1.0 / (double)(n - 2));
   E2E_CHECK(fabs(r0 - want_ratio) <= 1e-12 * want_ratio,
@@ -152,8 +150,8 @@ static void check_log_times(const bsim_sim *s, size_t n, double tf,
     E2E_CHECK(t[i + 1] > t[i], "%s: times not increasing at %zu", what, i);
     double r = t[i + 1] / t[i];
     E2E_CHECK(fabs(r - r0) <= 1e-12 * r0,
-              "%s: ratio t[%zu]/t[%zu] = %.17g differs from %.17g", what,
-              i + 1, i, r, r0);
+              "%s: ratio t[%zu]/t[%zu] = %.17g differs from %.17g", what, i + 1,
+              i, r, r0);
   }
 }
 
@@ -206,8 +204,7 @@ static double msin_w(double t, const void *w) {
  * amplitude error, itself ~1e-6 at most after ten periods: bound 2e-6. */
 static void test_oscillator(void) {
   bsim_diagram *d = e2e_load("oscillator.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "oscillator");
   if (s) {
     double w = 2.0 * E2E_PI;
@@ -220,8 +217,7 @@ static void test_oscillator(void) {
       for (size_t r = 0; r < bsim_result_rows(s); r++) {
         double x = e2e_value(s, r, cx), v = e2e_value(s, r, cv);
         double drift = fabs(0.5 * v * v + 0.5 * w * w * x * x - e0) / e0;
-        if (!(drift <= worst))
-          worst = isnan(drift) ? INFINITY : drift;
+        if (!(drift <= worst)) worst = isnan(drift) ? INFINITY : drift;
       }
       fprintf(stderr, "  oscillator energy drift max %.3g\n", worst);
       E2E_CHECK(worst <= 2e-6, "oscillator energy drift %.3g > 2e-6", worst);
@@ -245,8 +241,8 @@ static double step_2nd(double t, const void *arg) {
   const struct second_order *p = arg;
   double wd = p->w * sqrt(1.0 - p->z * p->z);
   double phi = acos(p->z);
-  return (1.0 - exp(-p->z * p->w * t) / sqrt(1.0 - p->z * p->z) *
-                    sin(wd * t + phi)) /
+  return (1.0 -
+          exp(-p->z * p->w * t) / sqrt(1.0 - p->z * p->z) * sin(wd * t + phi)) /
          (p->w * p->w);
 }
 
@@ -256,8 +252,7 @@ static double step_2nd(double t, const void *arg) {
  * signal of size 0.25..0.37 (a few hundred rtol). */
 static void test_clr(void) {
   bsim_diagram *d = e2e_load("clr_step.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "clr_step");
   if (s) {
     struct second_order p = {0.3, 2.0};
@@ -287,8 +282,8 @@ static double clss_state(double t, const void *arg) {
   double ainv[4] = {-1.5, -0.5, 1.0, 0.0};
   double free_part[2], m[2];
   for (int i = 0; i < 2; i++) {
-    free_part[i] = gsl_matrix_get(e, i, 0) * x0[0] +
-                   gsl_matrix_get(e, i, 1) * x0[1];
+    free_part[i] =
+        gsl_matrix_get(e, i, 0) * x0[0] + gsl_matrix_get(e, i, 1) * x0[1];
     /* (e^{At} - I) B u */
     m[i] = (gsl_matrix_get(e, i, 0) - (i == 0)) * b[0] * u +
            (gsl_matrix_get(e, i, 1) - (i == 1)) * b[1] * u;
@@ -308,8 +303,7 @@ static double clss_y_closed(double t, const void *arg) {
  * reference itself is accurate to ~1e-15. */
 static void test_clss(void) {
   bsim_diagram *d = e2e_load("clss.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "clss");
   if (s) {
     struct clss_case c0 = {0}, c1 = {1};
@@ -321,8 +315,9 @@ static void test_clss(void) {
     e2e_compare(s, "y", clss_y_closed, NULL, 0.0, 1e-7, "CLSS y vs closed");
     e2e_compare(s, "x[1]", clss_state, &c0, 0.0, 1e-7, "CLSS x1 vs expm");
     e2e_compare(s, "x[2]", clss_state, &c1, 0.0, 1e-7, "CLSS x2 vs expm");
-    E2E_CHECK(bsim_result_cols(s) == 3, "CLSS: %zu columns, want 3 "
-                                        "(y, x[1], x[2])",
+    E2E_CHECK(bsim_result_cols(s) == 3,
+              "CLSS: %zu columns, want 3 "
+              "(y, x[1], x[2])",
               bsim_result_cols(s));
     bsim_sim_free(s);
   }

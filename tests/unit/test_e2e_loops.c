@@ -17,8 +17,7 @@ static double constant(double t, const void *arg) {
  * absolute on 1/3. */
 static void test_pure_loop(void) {
   bsim_diagram *d = e2e_load("alg_loop.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "alg_loop");
   if (s) {
     double third = 1.0 / 3.0, two_thirds = 2.0 / 3.0;
@@ -51,8 +50,7 @@ static double loop_w(double t, const void *arg) {
  * with the same bound. */
 static void test_mixed_loop(void) {
   bsim_diagram *d = e2e_load("alg_loop_dyn.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "alg_loop_dyn");
   if (s) {
     e2e_compare(s, "x", loop_x, NULL, 0.0, 1e-8, "mixed loop x");
@@ -82,8 +80,7 @@ static double stat_value(const bsim_sim *s, const char *name) {
   double v;
   const char *n;
   for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0)
-      return v;
+    if (strcmp(n, name) == 0) return v;
   return NAN;
 }
 
@@ -120,31 +117,25 @@ static void test_superblock(void) {
     static const char *const names[] = {"y", "v", "a"};
     for (size_t k = 0; k < 3 && rows == bsim_result_rows(sf); k++) {
       long cn = e2e_col(sn, names[k]), cf = e2e_col(sf, names[k]);
-      if (cn < 0 || cf < 0)
-        continue;
+      if (cn < 0 || cf < 0) continue;
       double worst = 0.0;
       for (size_t r = 0; r < rows; r++) {
         double e = fabs(e2e_value(sn, r, cn) - e2e_value(sf, r, cf));
-        if (!(e <= worst))
-          worst = isnan(e) ? INFINITY : e;
+        if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
       }
       fprintf(stderr, "  nested vs flat %-4s max |diff| = %.3g\n", names[k],
               worst);
-      E2E_CHECK(worst <= 1e-12, "nested vs flat '%s' differ by %.3g",
-                names[k], worst);
+      E2E_CHECK(worst <= 1e-12, "nested vs flat '%s' differ by %.3g", names[k],
+                worst);
     }
     double stn = stat_value(sn, "steps"), stf = stat_value(sf, "steps");
     E2E_CHECK(stn == stf, "steps: nested %g flat %g (same path expected)", stn,
               stf);
   }
-  if (sn)
-    bsim_sim_free(sn);
-  if (sf)
-    bsim_sim_free(sf);
-  if (dn)
-    bsim_diagram_free(dn);
-  if (df)
-    bsim_diagram_free(df);
+  if (sn) bsim_sim_free(sn);
+  if (sf) bsim_sim_free(sf);
+  if (dn) bsim_diagram_free(dn);
+  if (df) bsim_diagram_free(df);
 }
 
 /* An override reaching into a superblock by path, and a context variable
@@ -153,8 +144,7 @@ static void test_superblock(void) {
 static void test_superblock_override(void) {
   bsim_error err;
   bsim_diagram *d = e2e_load("super_nested.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_error_clear(&err);
   E2E_CHECK(bsim_diagram_override(d, "kp", "1", &err) == 0, "override kp: %s",
             err.message);
@@ -176,8 +166,7 @@ static void test_superblock_override(void) {
       double worst = 0.0;
       for (size_t r = 0; r < bsim_result_rows(s); r++) {
         double e = fabs(e2e_value(s, r, c) - (1.0 - (1.0 + t[r]) * exp(-t[r])));
-        if (!(e <= worst))
-          worst = isnan(e) ? INFINITY : e;
+        if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
       }
       fprintf(stderr, "  plant/kpg.gain=1 max err %.3g\n", worst);
       E2E_CHECK(worst <= 1e-7, "plant/kpg.gain=1: error %.3g > 1e-7", worst);

@@ -21,8 +21,7 @@ static double ramp2(double t, const void *arg) {
  * nonlinear-solver tolerance: 1e-8 absolute on values up to 3.75. */
 static void test_step_ramp(void) {
   bsim_diagram *d = e2e_load("step_ramp.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "step_ramp");
   if (s) {
     e2e_check_linear_times(s, 31, 3.0, "step_ramp");
@@ -34,11 +33,10 @@ static void test_step_ramp(void) {
       const double *t = bsim_result_times(s);
       for (size_t r = 0; r < bsim_result_rows(s); r++) {
         /* At t == 1 either side is defensible; elsewhere it is exact. */
-        if (fabs(t[r] - 1.0) < 1e-9)
-          continue;
+        if (fabs(t[r] - 1.0) < 1e-9) continue;
         double want = t[r] < 1.0 ? 0.0 : 1.0;
-        E2E_CHECK(e2e_value(s, r, c) == want, "step at t=%g: %g, want %g",
-                  t[r], e2e_value(s, r, c), want);
+        E2E_CHECK(e2e_value(s, r, c) == want, "step at t=%g: %g, want %g", t[r],
+                  e2e_value(s, r, c), want);
       }
     }
     bsim_sim_free(s);
@@ -63,8 +61,7 @@ static double int_abs_sin(double t, const void *arg) {
  * depends on t only: 1e-12 (rounding of sin). */
 static void test_abs_sin(void) {
   bsim_diagram *d = e2e_load("abs_sin.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "abs_sin");
   if (s) {
     e2e_compare(s, "abs", abs_sin, NULL, 0.0, 1e-12, "|sin t|");
@@ -97,8 +94,7 @@ static double exp_sin_m1(double t, const void *arg) {
  * absolute. */
 static void test_exp_sin(void) {
   bsim_diagram *d = e2e_load("exp_sin.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "exp_sin");
   if (s) {
     e2e_compare(s, "t", ident, NULL, 1e-12, 0.0, "TIME_f");
@@ -116,11 +112,26 @@ static void test_exp_sin(void) {
   bsim_diagram_free(d);
 }
 
-static double f_sin(double t, const void *a) { (void)a; return sin(t); }
-static double f_cos(double t, const void *a) { (void)a; return cos(t); }
-static double f_spc(double t, const void *a) { (void)a; return sin(t) + cos(t); }
-static double f_smc(double t, const void *a) { (void)a; return sin(t) - cos(t); }
-static double f_sq(double t, const void *a) { (void)a; return -cos(2.0 * t); }
+static double f_sin(double t, const void *a) {
+  (void)a;
+  return sin(t);
+}
+static double f_cos(double t, const void *a) {
+  (void)a;
+  return cos(t);
+}
+static double f_spc(double t, const void *a) {
+  (void)a;
+  return sin(t) + cos(t);
+}
+static double f_smc(double t, const void *a) {
+  (void)a;
+  return sin(t) - cos(t);
+}
+static double f_sq(double t, const void *a) {
+  (void)a;
+  return -cos(2.0 * t);
+}
 static double f_half(double t, const void *a) {
   (void)a;
   return 0.5 * (sin(t) + cos(t));
@@ -136,8 +147,7 @@ static double f_isq(double t, const void *a) {
  * oscillating integrand over 10 s: 1e-7 absolute. */
 static void test_mux_demux(void) {
   bsim_diagram *d = e2e_load("mux_demux.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "mux_demux");
   if (s) {
     e2e_compare(s, "v[1]", f_sin, NULL, 0.0, 1e-12, "MUX element 1");

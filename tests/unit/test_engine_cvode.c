@@ -41,8 +41,8 @@ static int stiff_res(double t, const double *y, const double *yp, double *r,
 }
 
 /* Robertson's kinetics, stiff with rates over nine decades. */
-static int robertson_res(double t, const double *y, const double *yp,
-                         double *r, void *u) {
+static int robertson_res(double t, const double *y, const double *yp, double *r,
+                         void *u) {
   double a = 0.04 * y[0], b = 1e4 * y[1] * y[2], c = 3e7 * y[1] * y[1];
   r[0] = yp[0] - (-a + b);
   r[1] = yp[1] - (a - b - c);
@@ -89,11 +89,10 @@ static void test_oscillator(const char *name, const char *const *pn,
   bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
   double y[2] = {1, 0}, yp[2] = {0, 0}, tret;
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, pn, pv, np, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, pn, pv, np, 0, y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->calc_ic(e, 0.05, y, yp) == 0, "%s", t->last_error(e));
   CHECK(yp[0] == 0 && yp[1] == -W * W, "%s y'(0) = %g %g", name, yp[0], yp[1]);
   double worst = 0;
@@ -102,8 +101,7 @@ static void test_oscillator(const char *name, const char *const *pn,
     bsim_adv_status st = t->advance(e, tout, &tret, y, yp);
     CHECK(st == BSIM_ADV_OK && tret == tout, "%s %d t %.17g: %s", name, st,
           tret, t->last_error(e));
-    if (st != BSIM_ADV_OK)
-      break;
+    if (st != BSIM_ADV_OK) break;
     worst = fmax(worst, fabs(y[0] - cos(W * tout)));
     worst = fmax(worst, fabs(y[1] / W + sin(W * tout)));
   }
@@ -141,8 +139,7 @@ static void reference(bsim_problem *p, const double *y0, const double *touts,
   bsim_engine_settings s = {1e-10, 1e-14, NULL, NULL, 0};
   bsim_engine *e = t->create(p, &s, 0, y, yp, err, sizeof err);
   CHECK(e != NULL, "ida: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->calc_ic(e, touts[0], y, yp) == 0, "ida: %s", t->last_error(e));
   for (int k = 0; k < nt; k++) {
     CHECK(t->advance(e, touts[k], &tret, y, yp) == BSIM_ADV_OK, "ida: %s",
@@ -165,9 +162,15 @@ static void test_stiff(void) {
     int nt;
   } cases[] = {
       {{.n = 1, .id = ones, .residual = stiff_res, .ode_form = 1},
-       {0, 0, 0}, 1e-12, tl, 5},
+       {0, 0, 0},
+       1e-12,
+       tl,
+       5},
       {{.n = 3, .id = ones, .residual = robertson_res, .ode_form = 1},
-       {1, 0, 0}, 1e-14, tr, 4},
+       {1, 0, 0},
+       1e-14,
+       tr,
+       4},
   };
   for (int c = 0; c < 2; c++) {
     double ref[15] = {0}, y[3], yp[3], tret;
@@ -177,16 +180,16 @@ static void test_stiff(void) {
     bsim_engine *e = make("cvode-bdf", &cases[c].p, 1e-8, cases[c].atol, NULL,
                           NULL, 0, 0, y, err, sizeof err);
     CHECK(e != NULL, "%s", err);
-    if (!e)
-      continue;
+    if (!e) continue;
     for (int k = 0; k < cases[c].nt; k++) {
       double to = cases[c].touts[k];
       CHECK(t->advance(e, to, &tret, y, yp) == BSIM_ADV_OK, "%s",
             t->last_error(e));
       for (int i = 0; i < cases[c].p.n; i++) {
         double r = ref[k * cases[c].p.n + i];
-        CHECK(fabs(y[i] - r) <= 1e-6 * fabs(r), "case %d y%d(%g) %.12g, ida "
-                                                "%.12g",
+        CHECK(fabs(y[i] - r) <= 1e-6 * fabs(r),
+              "case %d y%d(%g) %.12g, ida "
+              "%.12g",
               c, i, to, y[i], r);
       }
     }
@@ -203,15 +206,19 @@ static void test_stiff(void) {
 static void test_roots(const char *name) {
   const bsim_engine_type *t = bsim_engine_find(name);
   int gdir[2] = {0, 1};
-  bsim_problem p = {.n = 1, .id = ones, .ng = 2, .gdir = gdir,
-                    .residual = ramp_res, .roots = ramp_roots, .ode_form = 1};
+  bsim_problem p = {.n = 1,
+                    .id = ones,
+                    .ng = 2,
+                    .gdir = gdir,
+                    .residual = ramp_res,
+                    .roots = ramp_roots,
+                    .ode_form = 1};
   double y = 0, yp = 1, tret;
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->calc_ic(e, 1.0, &y, &yp) == 0 && yp == 1.0, "%s", t->last_error(e));
   bsim_adv_status st = t->advance(e, 1.0, &tret, &y, &yp);
   int dir[2] = {9, 9};
@@ -220,8 +227,8 @@ static void test_roots(const char *name) {
   CHECK(t->roots_found(e, dir) == 0 && dir[0] == 0 && dir[1] == 1,
         "%s dirs %d %d", name, dir[0], dir[1]);
   st = t->advance(e, 1.0, &tret, &y, &yp);
-  CHECK(st == BSIM_ADV_ROOT && fabs(tret - 0.5) <= 1e-10, "%s %d t %.17g",
-        name, st, tret);
+  CHECK(st == BSIM_ADV_ROOT && fabs(tret - 0.5) <= 1e-10, "%s %d t %.17g", name,
+        st, tret);
   CHECK(fabs(y - 0.5) <= 1e-10, "%s y %.17g", name, y);
   CHECK(t->roots_found(e, dir) == 0 && dir[0] == 1 && dir[1] == 0,
         "%s dirs %d %d", name, dir[0], dir[1]);
@@ -233,8 +240,7 @@ static void test_roots(const char *name) {
   st = t->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_OK && tret == 1.0 && fabs(y - 1) <= 1e-8,
         "%s %d t %.17g y %.17g", name, st, tret, y);
-  CHECK(t->roots_found(e, dir) == 0 && dir[0] == 0 && dir[1] == 0, "%s",
-        name);
+  CHECK(t->roots_found(e, dir) == 0 && dir[0] == 0 && dir[1] == 0, "%s", name);
   t->stats(e, &after);
   CHECK(after.steps > before.steps && after.root_evals > before.root_evals,
         "%s steps %ld -> %ld", name, before.steps, after.steps);
@@ -246,11 +252,10 @@ static void test_stop_time(const char *name) {
   bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
   double y[2] = {1, 0}, yp[2], tret;
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->set_stop_time(e, 0.3) == 0, "%s", t->last_error(e));
   bsim_adv_status st = t->advance(e, 1.0, &tret, y, yp);
   CHECK(st == BSIM_ADV_TSTOP && tret == 0.3, "%s %d t %.17g: %s", name, st,
@@ -272,8 +277,8 @@ static void test_stop_time(const char *name) {
   CHECK(st == BSIM_ADV_TSTOP && tret == 0.65, "%s %d t %.17g: %s", name, st,
         tret, t->last_error(e));
   st = t->advance(e, 0.5, &tret, y, yp);
-  CHECK(st == BSIM_ADV_ERROR && strstr(t->last_error(e), "back"), "%s %d",
-        name, st);
+  CHECK(st == BSIM_ADV_ERROR && strstr(t->last_error(e), "back"), "%s %d", name,
+        st);
   t->free(e);
 }
 
@@ -281,8 +286,8 @@ static void test_failures_and_params(void) {
   char err[512];
   double y[2] = {1, 0}, yp[2], tret;
   bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 0};
-  bsim_engine *e = make("cvode-bdf", &p, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make("cvode-bdf", &p, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err, sizeof err);
   CHECK(e == NULL &&
             strcmp(err, "solver 'cvode-bdf' integrates ODEs only, but the "
                         "diagram has algebraic unknowns (algebraic loops) or "
@@ -344,8 +349,7 @@ int main(void) {
     const bsim_engine_type *t = bsim_engine_find(engines[i]);
     CHECK(t && t->needs_ode == 1 && t->nparams == 9, "%s registered",
           engines[i]);
-    if (!t)
-      return 1;
+    if (!t) return 1;
     test_oscillator(engines[i], NULL, NULL, 0);
     test_roots(engines[i]);
     test_stop_time(engines[i]);

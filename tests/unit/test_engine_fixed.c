@@ -80,8 +80,7 @@ static double oscillate(const char *name, const char *step, double *amp,
   char err[512];
   bsim_engine *e = make(name, &p, step, 0, y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return INFINITY;
+  if (!e) return INFINITY;
   for (int k = 1; k <= 100; k++) {
     double tout = 0.1 * k;
     bsim_adv_status st = t->advance(e, tout, &tret, y, yp);
@@ -135,8 +134,7 @@ static void test_grid(void) {
   char err[512];
   bsim_engine *e = make("euler", &p, "0.25", 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s", err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->advance(e, 0.375, &tret, &y, &yp) == BSIM_ADV_OK && tret == 0.375,
         "t %.17g", tret);
   CHECK(y == 0.75 * 0.875, "y(0.375) %.17g", y);
@@ -164,14 +162,17 @@ static void test_grid(void) {
  * by default 1e-12 * max(1, |t|), plus rounding. */
 static void test_roots(const char *name) {
   const bsim_engine_type *t = bsim_engine_find(name);
-  bsim_problem p = {.n = 1, .id = ones, .ng = 1, .residual = ramp_res,
-                    .roots = ramp_roots, .ode_form = 1};
+  bsim_problem p = {.n = 1,
+                    .id = ones,
+                    .ng = 1,
+                    .residual = ramp_res,
+                    .roots = ramp_roots,
+                    .ode_form = 1};
   double y = 0, yp, tret;
   char err[512];
   bsim_engine *e = make(name, &p, "0.003", 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s", err);
-  if (!e)
-    return;
+  if (!e) return;
   bsim_adv_status st = t->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_ROOT, "%s status %d: %s", name, st, t->last_error(e));
   CHECK(tret >= 0.5 && tret - 0.5 <= 1e-12 + 1e-15, "%s root at %.17g", name,
@@ -186,15 +187,17 @@ static void test_roots(const char *name) {
   /* The oscillator's falling crossing at 0.25, rk4 only (Euler's phase
    * error would dominate): rk4's error ~1e-10 moves the root by < 1e-10,
    * so 1e-8 is a safe bound. */
-  if (strcmp(name, "rk4") != 0)
-    return;
-  bsim_problem q = {.n = 2, .id = ones, .ng = 1, .residual = osc_res,
-                    .roots = osc_roots, .ode_form = 1};
+  if (strcmp(name, "rk4") != 0) return;
+  bsim_problem q = {.n = 2,
+                    .id = ones,
+                    .ng = 1,
+                    .residual = osc_res,
+                    .roots = osc_roots,
+                    .ode_form = 1};
   double x[2] = {1, 0}, xp[2];
   e = make(name, &q, "1e-3", 0, x, err, sizeof err);
   CHECK(e != NULL, "%s", err);
-  if (!e)
-    return;
+  if (!e) return;
   st = t->advance(e, 1.0, &tret, x, xp);
   CHECK(st == BSIM_ADV_ROOT && fabs(tret - 0.25) <= 1e-8, "rk4 %d root %.17g",
         st, tret);
@@ -210,8 +213,7 @@ static void test_stop_time(const char *name) {
   char err[512];
   bsim_engine *e = make(name, &p, "0.1", 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s", err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->set_stop_time(e, 0.33) == 0, "set");
   bsim_adv_status st = t->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_TSTOP && tret == 0.33, "%s %d t %.17g", name, st, tret);

@@ -98,11 +98,10 @@ static void test_oscillator(const char *name) {
   bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
   double y[2] = {1, 0}, yp[2];
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err, sizeof err);
   CHECK(e != NULL, "%s create: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->calc_ic(e, 0.05, y, yp) == 0, "%s", t->last_error(e));
   CHECK(fabs(yp[1] + W * W) < 1e-12, "%s y' at t0: %g", name, yp[1]);
   double worst = 0;
@@ -111,8 +110,7 @@ static void test_oscillator(const char *name) {
     bsim_adv_status st = t->advance(e, tout, &tret, y, yp);
     CHECK(st == BSIM_ADV_OK, "%s advance to %g: %s", name, tout,
           t->last_error(e));
-    if (st != BSIM_ADV_OK)
-      break;
+    if (st != BSIM_ADV_OK) break;
     CHECK(tret == tout, "%s tret %.17g", name, tret);
     worst = fmax(worst, fabs(y[0] - cos(W * tout)));
     worst = fmax(worst, fabs(y[1] / W + sin(W * tout)));
@@ -129,19 +127,16 @@ static void test_oscillator(const char *name) {
   double d[2], ti = 10;
   int k = 1;
   for (; k <= 40; k++)
-    if (t->interpolate(e, ti = 10 - ldexp(1.0, -k), 0, d) == 0)
-      break;
+    if (t->interpolate(e, ti = 10 - ldexp(1.0, -k), 0, d) == 0) break;
   CHECK(k <= 40, "%s: no interpolation inside the last step", name);
   CHECK(fabs(d[0] - cos(W * ti)) <= 5e-5, "%s interp at %.17g: %.12g vs %.12g",
         name, ti, d[0], cos(W * ti));
   CHECK(t->interpolate(e, ti, 1, d) == 0, "%s", t->last_error(e));
   CHECK(fabs(d[0] + W * sin(W * ti)) <= 1e-3 * W, "%s interp' %.12g", name,
         d[0]);
-  CHECK(t->interpolate(e, 10.0, 0, d) == 0 && d[0] == y[0], "%s at tret",
-        name);
+  CHECK(t->interpolate(e, 10.0, 0, d) == 0 && d[0] == y[0], "%s at tret", name);
   CHECK(t->interpolate(e, 5.0, 0, d) == -1, "%s outside the step", name);
-  CHECK(strstr(t->last_error(e), "last step") != NULL, "%s",
-        t->last_error(e));
+  CHECK(strstr(t->last_error(e), "last step") != NULL, "%s", t->last_error(e));
   bsim_engine_stats s;
   t->stats(e, &s);
   CHECK(s.steps >= 200 && s.residual_evals > s.steps, "%s steps %ld evals %ld",
@@ -162,8 +157,7 @@ static void stiff_reference(const double *touts, int n, double *ref) {
   bsim_engine_settings s = {1e-10, 1e-12, NULL, NULL, 0};
   bsim_engine *e = t->create(&p, &s, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "ida: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   for (int k = 0; k < n; k++) {
     CHECK(t->advance(e, touts[k], &tret, &y, &yp) == BSIM_ADV_OK, "ida: %s",
           t->last_error(e));
@@ -183,15 +177,13 @@ static void test_stiff(void) {
   for (int m = 0; m < 3; m++) {
     const char *name = engines[m];
     const bsim_engine_type *t = bsim_engine_find(name);
-    bsim_problem p = {.n = 1, .id = ones, .residual = stiff_res,
-                      .ode_form = 1};
+    bsim_problem p = {.n = 1, .id = ones, .residual = stiff_res, .ode_form = 1};
     double y = 0, yp, tret;
     char err[512];
-    bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err,
-                          sizeof err);
+    bsim_engine *e =
+        make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err, sizeof err);
     CHECK(e != NULL, "%s: %s", name, err);
-    if (!e)
-      continue;
+    if (!e) continue;
     for (int k = 0; k < 5; k++) {
       bsim_adv_status st = t->advance(e, touts[k], &tret, &y, &yp);
       CHECK(st == BSIM_ADV_OK, "%s: %s", name, t->last_error(e));
@@ -215,15 +207,18 @@ static void test_stiff(void) {
  * (default 1e-12 * max(1, |t|)) plus rounding. */
 static void test_root_ramp(const char *name) {
   const bsim_engine_type *t = bsim_engine_find(name);
-  bsim_problem p = {.n = 1, .id = ones, .ng = 1, .residual = ramp_res,
-                    .roots = ramp_roots, .ode_form = 1};
+  bsim_problem p = {.n = 1,
+                    .id = ones,
+                    .ng = 1,
+                    .residual = ramp_res,
+                    .roots = ramp_roots,
+                    .ode_form = 1};
   double y = 0, yp, tret = -1;
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   bsim_adv_status st = t->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_ROOT, "%s status %d: %s", name, st, t->last_error(e));
   CHECK(tret >= 0.5 && tret - 0.5 <= 1e-12 + 1e-15, "%s root at %.17g", name,
@@ -249,8 +244,7 @@ static void test_root_ramp(const char *name) {
   y = 0;
   e = make(name, &p, 1e-8, 1e-10, pn, pv, 1, 0, &y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   st = t->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_ROOT && tret >= 0.5 && tret - 0.5 <= 1e-6,
         "%s event-tol 1e-6: %d at %.17g", name, st, tret);
@@ -266,15 +260,19 @@ static void test_root_oscillator(const char *name) {
   double tol = strcmp(name, "msbdf") == 0 ? 2e-6 : 1e-7;
   for (int want = -1; want <= 1; want += 2) {
     int gdir = want;
-    bsim_problem p = {.n = 2, .id = ones, .ng = 1, .gdir = &gdir,
-                      .residual = osc_res, .roots = osc_roots, .ode_form = 1};
+    bsim_problem p = {.n = 2,
+                      .id = ones,
+                      .ng = 1,
+                      .gdir = &gdir,
+                      .residual = osc_res,
+                      .roots = osc_roots,
+                      .ode_form = 1};
     double y[2] = {1, 0}, yp[2], tret = -1;
     char err[512];
-    bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err,
-                          sizeof err);
+    bsim_engine *e =
+        make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err, sizeof err);
     CHECK(e != NULL, "%s: %s", name, err);
-    if (!e)
-      return;
+    if (!e) return;
     bsim_adv_status st = t->advance(e, 2.0, &tret, y, yp);
     double expect = want < 0 ? 0.25 : 0.75;
     CHECK(st == BSIM_ADV_ROOT, "%s status %d: %s", name, st, t->last_error(e));
@@ -297,11 +295,10 @@ static void test_stop_time(const char *name) {
   bsim_problem p = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 1};
   double y[2] = {1, 0}, yp[2], tret = -1;
   char err[512];
-  bsim_engine *e = make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, err, sizeof err);
   CHECK(e != NULL, "%s: %s", name, err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(t->set_stop_time(e, 0.3) == 0, "%s", t->last_error(e));
   bsim_adv_status st = t->advance(e, 1.0, &tret, y, yp);
   CHECK(st == BSIM_ADV_TSTOP && tret == 0.3, "%s status %d t %.17g", name, st,
@@ -335,8 +332,8 @@ static void test_failures_and_params(const char *name) {
   char err[512];
   double y[2] = {1, 0}, yp[2], tret;
   bsim_problem dae = {.n = 2, .id = ones, .residual = osc_res, .ode_form = 0};
-  bsim_engine *e = make(name, &dae, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(name, &dae, 1e-6, 1e-8, NULL, NULL, 0, 0, y, err, sizeof err);
   char want[512];
   snprintf(want, sizeof want,
            "solver '%s' integrates ODEs only, but the diagram has algebraic "
@@ -357,8 +354,7 @@ static void test_failures_and_params(const char *name) {
         err);
   const char *n3[] = {"max-step"}, *v3[] = {"-1"};
   e = make(name, &p, 1e-6, 1e-8, n3, v3, 1, 0, y, err, sizeof err);
-  CHECK(e == NULL && strstr(err, "max-step must be >= 0"), "%s: %s", name,
-        err);
+  CHECK(e == NULL && strstr(err, "max-step must be >= 0"), "%s: %s", name, err);
   e = make(name, &p, 0, 0, NULL, NULL, 0, 0, y, err, sizeof err);
   CHECK(e == NULL && strstr(err, "rtol"), "%s: %s", name, err);
 

@@ -22,7 +22,9 @@ static int failures;
     }                                                                          \
   } while (0)
 
-static const bsim_engine_type *ida(void) { return bsim_engine_find("ida"); }
+static const bsim_engine_type *ida(void) {
+  return bsim_engine_find("ida");
+}
 
 /* ---- problems ----------------------------------------------------------- */
 
@@ -92,11 +94,10 @@ static void test_decay_and_interpolate(void) {
   bsim_problem p = {.n = 1, .id = (const double[]){1}, .residual = decay_res};
   double y = 1, yp = -K;
   char err[512];
-  bsim_engine *e = make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   for (int k = 1; k <= 10; k++) {
     double tret = -1;
     bsim_adv_status st = ida()->advance(e, k, &tret, &y, &yp);
@@ -116,8 +117,7 @@ static void test_decay_and_interpolate(void) {
   double ex = exp(-K * 9.99);
   CHECK(fabs(d0 - ex) <= 1e-6 * ex, "dky0 %.12g vs %.12g", d0, ex);
   /* The derivative of the interpolant is one order less accurate. */
-  CHECK(fabs(d1 + K * ex) <= 1e-5 * K * ex, "dky1 %.12g vs %.12g", d1,
-        -K * ex);
+  CHECK(fabs(d1 + K * ex) <= 1e-5 * K * ex, "dky1 %.12g vs %.12g", d1, -K * ex);
   /* Far outside the last step must fail with a message, not crash. */
   CHECK(ida()->interpolate(e, 2.0, 0, &d0) == -1, "interpolate at 2");
   CHECK(strstr(ida()->last_error(e), "t=2") != NULL, "%s",
@@ -135,11 +135,10 @@ static void test_dae_calc_ic(void) {
   bsim_problem p = {.n = 2, .id = (const double[]){1, 0}, .residual = dae_res};
   double y[2] = {1, 0}, yp[2] = {0, 0};
   char err[512];
-  bsim_engine *e = make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, yp, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, y, yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   int rc = ida()->calc_ic(e, 0.1, y, yp);
   CHECK(rc == 0, "calc_ic: %s", ida()->last_error(e));
   /* IDACalcIC's Newton iteration stops at a fraction of the tolerances:
@@ -172,11 +171,10 @@ static void test_root_and_reinit(void) {
                     .roots = ramp_roots};
   double y = 0, yp = 1, tret = -1;
   char err[512];
-  bsim_engine *e = make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   bsim_adv_status st = ida()->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_ROOT, "status %d: %s", st, ida()->last_error(e));
   /* IDA locates roots to about 100 * unit roundoff * (|t| + |h|): 1e-8 is
@@ -207,11 +205,10 @@ static void test_stop_time(void) {
   bsim_problem p = {.n = 1, .id = (const double[]){1}, .residual = decay_res};
   double y = 1, yp = -K, tret = -1;
   char err[512];
-  bsim_engine *e = make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
-  if (!e)
-    return;
+  if (!e) return;
   CHECK(ida()->set_stop_time(e, 0.3) == 0, "%s", ida()->last_error(e));
   bsim_adv_status st = ida()->advance(e, 1.0, &tret, &y, &yp);
   CHECK(st == BSIM_ADV_TSTOP, "status %d: %s", st, ida()->last_error(e));
@@ -251,8 +248,8 @@ static void test_failures(void) {
   /* Fatal: error, with the time in the message. */
   bsim_problem p = {.n = 1, .id = (const double[]){1}, .residual = fatal_res};
   double y = 1, yp = -K, tret = -1;
-  bsim_engine *e = make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err,
-                        sizeof err);
+  bsim_engine *e =
+      make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
   if (e) {
     bsim_adv_status st = ida()->advance(e, 1.0, &tret, &y, &yp);
@@ -327,12 +324,12 @@ static void test_params(void) {
 
   /* All parameters valid at once, band solver: decay still right (1e-6
    * relative, as in the decay test, with max-order 3 and a step cap). */
-  const char *n6[] = {"linear-solver", "band-upper", "band-lower",
-                      "max-order",     "max-steps",  "init-step",
-                      "max-step",      "calcic",     "suppress-alg",
+  const char *n6[] = {"linear-solver",   "band-upper", "band-lower",
+                      "max-order",       "max-steps",  "init-step",
+                      "max-step",        "calcic",     "suppress-alg",
                       "max-nonlin-iters"};
-  const char *v6[] = {"band", "0", "0", "3", "5000", "1e-4",
-                      "0.05", "y", "on", "5"};
+  const char *v6[] = {"band", "0",    "0", "3",  "5000",
+                      "1e-4", "0.05", "y", "on", "5"};
   e = make(&p, 1e-8, 1e-10, n6, v6, 10, 0, &y, &yp, err, sizeof err);
   CHECK(e != NULL, "create: %s", err);
   if (e) {

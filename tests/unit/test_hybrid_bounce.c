@@ -17,8 +17,7 @@
  * height would be off by 0.1 s or more. */
 static void test_bounce(void) {
   bsim_diagram *d = hy_load("bounce.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_sim *s = e2e_run_diagram(d, NULL, "bounce");
   if (s) {
     const double g = 9.81, e = 0.8, h0 = 10.0;
@@ -35,8 +34,8 @@ static void test_bounce(void) {
     const double *rec = hy_record(s, "log", &rows, &cols);
     E2E_CHECK(rec != NULL, "bounce: the scope 'log' recorded nothing");
     E2E_CHECK(rows == BOUNCES && cols == 1,
-              "bounce: scope has %zu rows x %d values, want %d x 1", rows,
-              cols, BOUNCES);
+              "bounce: scope has %zu rows x %d values, want %d x 1", rows, cols,
+              BOUNCES);
     double worst = 0.0;
     for (size_t k = 0; rec && k < rows && k < BOUNCES; k++) {
       double t = hy_rec(rec, cols, k, 0), hk = hy_rec(rec, cols, k, 1);
@@ -91,7 +90,8 @@ static void test_bounce(void) {
               "bounce: %g roots, want %d..%d", roots, BOUNCES, 2 * BOUNCES);
     E2E_CHECK(roots == BOUNCES + down,
               "bounce: %g roots but %g downgrades: every root that is not a "
-              "bounce should be downgraded", roots, down);
+              "bounce should be downgraded",
+              roots, down);
     E2E_CHECK(hy_stat(s, "hot-continues") == 0,
               "bounce: no hot (non-critical) event exists in this diagram");
     bsim_sim_free(s);
@@ -104,12 +104,10 @@ static void test_bounce(void) {
 static void expect_chatter(const char *file, long max_restarts,
                            const char *block, const char *want_text) {
   bsim_diagram *d = hy_load(file);
-  if (!d)
-    return;
+  if (!d) return;
   bsim_options o;
   bsim_options_init(&o);
-  if (max_restarts > 0)
-    o.max_fast_restarts = max_restarts;
+  if (max_restarts > 0) o.max_fast_restarts = max_restarts;
   bsim_error err;
   bsim_error_clear(&err);
   double t0 = hy_now();
@@ -122,23 +120,24 @@ static void expect_chatter(const char *file, long max_restarts,
   fprintf(stderr, "  %s: %.3g s: %s\n", file, wall, err.message);
   if (s) {
     E2E_CHECK(rc != 0 && err.status == BSIM_ERR_SIM,
-              "%s: run returned %d status %d, want failure with status 1",
-              file, rc, (int)err.status);
+              "%s: run returned %d status %d, want failure with status 1", file,
+              rc, (int)err.status);
     E2E_CHECK(strstr(err.message, want_text) != NULL,
               "%s: message lacks '%s': %s", file, want_text, err.message);
     E2E_CHECK(strstr(err.message, quoted) != NULL,
               "%s: message does not name block %s: %s", file, quoted,
               err.message);
     /* The Zeno point is t = 1 in both diagrams. */
-    E2E_CHECK(strstr(err.message, "t=1") != NULL || strstr(err.message, "t=0.99") != NULL,
+    E2E_CHECK(strstr(err.message, "t=1") != NULL ||
+                  strstr(err.message, "t=0.99") != NULL,
               "%s: message does not give the time (t=1): %s", file,
               err.message);
     if (max_restarts > 0) {
       char count[64];
       snprintf(count, sizeof count, "%ld cold restarts", max_restarts);
       E2E_CHECK(strstr(err.message, count) != NULL,
-                "%s: --max-restarts %ld not honoured: %s", file,
-                max_restarts, err.message);
+                "%s: --max-restarts %ld not honoured: %s", file, max_restarts,
+                err.message);
       E2E_CHECK(hy_stat(s, "cold-restarts") <= max_restarts + 2,
                 "%s: %g cold restarts with a bound of %ld", file,
                 hy_stat(s, "cold-restarts"), max_restarts);

@@ -43,8 +43,7 @@ static double hy_stat(const bsim_sim *s, const char *name) {
   double v;
   const char *n;
   for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0)
-      return v;
+    if (strcmp(n, name) == 0) return v;
   fprintf(stderr, "FAILED: no statistic '%s'\n", name);
   e2e_failures++;
   return -1.0;
@@ -56,10 +55,8 @@ static const double *hy_record(const bsim_sim *s, const char *path,
                                size_t *rows, int *cols) {
   const double *data;
   const char *p;
-  for (size_t i = 0; (p = bsim_record_at(s, i, rows, cols, &data)) != NULL;
-       i++)
-    if (strcmp(p, path) == 0)
-      return data;
+  for (size_t i = 0; (p = bsim_record_at(s, i, rows, cols, &data)) != NULL; i++)
+    if (strcmp(p, path) == 0) return data;
   *rows = 0;
   *cols = 0;
   return NULL;
@@ -81,9 +78,9 @@ static void hy_print_stats(const bsim_sim *s, const char *what) {
   fprintf(stderr,
           "  %s: steps %g events %g roots %g hot-continues %g "
           "cold-restarts %g downgrades %g\n",
-          what, hy_stat(s, "steps"), hy_stat(s, "events"),
-          hy_stat(s, "roots"), hy_stat(s, "hot-continues"),
-          hy_stat(s, "cold-restarts"), hy_stat(s, "downgrades"));
+          what, hy_stat(s, "steps"), hy_stat(s, "events"), hy_stat(s, "roots"),
+          hy_stat(s, "hot-continues"), hy_stat(s, "cold-restarts"),
+          hy_stat(s, "downgrades"));
 }
 #pragma GCC diagnostic pop
 

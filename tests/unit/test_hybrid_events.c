@@ -30,12 +30,12 @@ static void test_fifo(void) {
                 hy_rec(b, cb, k, 0), t);
       E2E_CHECK(hy_rec(a, ca, k, 1) == n && hy_rec(a, ca, k, 2) == n - 1,
                 "fifo t=%g: clkA served with (A, B) = (%g, %g), want (%g, %g)"
-                " (A before B)", t, hy_rec(a, ca, k, 1), hy_rec(a, ca, k, 2),
-                n, n - 1);
+                " (A before B)",
+                t, hy_rec(a, ca, k, 1), hy_rec(a, ca, k, 2), n, n - 1);
       E2E_CHECK(hy_rec(b, cb, k, 1) == n && hy_rec(b, cb, k, 2) == n,
                 "fifo t=%g: clkB served with (B, A) = (%g, %g), want (%g, %g)"
-                " (B after A)", t, hy_rec(b, cb, k, 1), hy_rec(b, cb, k, 2),
-                n, n);
+                " (B after A)",
+                t, hy_rec(b, cb, k, 1), hy_rec(b, cb, k, 2), n, n);
     }
     /* Nothing continuous: every tick is hot, 2 events per instant. */
     hy_print_stats(s, "fifo");
@@ -45,8 +45,7 @@ static void test_fifo(void) {
               hy_stat(s, "cold-restarts"));
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 /* 7b. IFTHEL_f on u = t - 1 at ticks 0.25 .. 2: u > 0 goes to the then
@@ -79,8 +78,7 @@ static void test_ifthel(void) {
     }
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 static double decay(double t, const void *arg) {
@@ -100,14 +98,12 @@ static void test_end(const char *file, size_t rows, double last) {
     const double *t = bsim_result_times(s);
     E2E_CHECK(n == rows, "%s: %zu rows, want %zu", file, n, rows);
     E2E_CHECK(n > 0 && fabs(t[n - 1] - last) <= 1e-12,
-              "%s: last row at %.17g, want %g", file, n ? t[n - 1] : NAN,
-              last);
+              "%s: last row at %.17g, want %g", file, n ? t[n - 1] : NAN, last);
     e2e_compare(s, "x", decay, NULL, 1e-6, 0.0, file);
     hy_print_stats(s, file);
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 int main(void) {

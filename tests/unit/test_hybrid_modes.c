@@ -19,9 +19,11 @@ typedef struct thermo {
  * relaxes towards Ta + P, while off towards Ta, with time constant tau;
  * going from T1 to T2 towards T* takes tau ln((T1 - T*)/(T2 - T*)). */
 static void thermo_times(thermo *th, double tf) {
-  double t = th->tau * log((th->T0 - th->Ta - th->P) / (th->Th - th->Ta - th->P));
+  double t =
+      th->tau * log((th->T0 - th->Ta - th->P) / (th->Th - th->Ta - th->P));
   double d_off = th->tau * log((th->Th - th->Ta) / (th->Tl - th->Ta));
-  double d_on = th->tau * log((th->Tl - th->Ta - th->P) / (th->Th - th->Ta - th->P));
+  double d_on =
+      th->tau * log((th->Tl - th->Ta - th->P) / (th->Th - th->Ta - th->P));
   th->nsw = 0;
   for (int k = 0; t <= tf && th->nsw < 16; k++) {
     th->sw[th->nsw++] = t;
@@ -69,8 +71,8 @@ static void test_thermostat(void) {
     double worst = 0.0;
     for (size_t k = 0; off && on && k < 4 && k < roff && k < ron; k++) {
       double toff = hy_rec(off, coff, k, 0), ton = hy_rec(on, con, k, 0);
-      worst = fmax(worst, fmax(fabs(toff - th.sw[2 * k]),
-                               fabs(ton - th.sw[2 * k + 1])));
+      worst = fmax(
+          worst, fmax(fabs(toff - th.sw[2 * k]), fabs(ton - th.sw[2 * k + 1])));
       E2E_CHECK(fabs(toff - th.sw[2 * k]) <= 1e-6,
                 "thermostat: switch off %zu at %.17g, want %.17g", k + 1, toff,
                 th.sw[2 * k]);
@@ -94,18 +96,14 @@ static void test_thermostat(void) {
     for (size_t r = 0; cq >= 0 && r < bsim_result_rows(s); r++) {
       int on_now = 1, near = 0;
       for (int k = 0; k < th.nsw; k++) {
-        if (fabs(t[r] - th.sw[k]) < 1e-3)
-          near = 1;
-        if (th.sw[k] <= t[r])
-          on_now = k % 2 == 1;
+        if (fabs(t[r] - th.sw[k]) < 1e-3) near = 1;
+        if (th.sw[k] <= t[r]) on_now = k % 2 == 1;
       }
-      if (near)
-        continue;
+      if (near) continue;
       double q = e2e_value(s, r, cq);
       E2E_CHECK(q == (on_now ? th.P : 0.0), "thermostat: q(%.6g) = %g, want %g",
                 t[r], q, on_now ? th.P : 0.0);
-      if (q != (on_now ? th.P : 0.0))
-        break;
+      if (q != (on_now ? th.P : 0.0)) break;
     }
 
     /* One cold restart per switch plus the start; any other root (the
@@ -120,11 +118,11 @@ static void test_thermostat(void) {
               hy_stat(s, "events"), th.nsw);
     E2E_CHECK(roots == th.nsw + down,
               "thermostat: %g roots, %g downgrades: want roots = %d + "
-              "downgrades", roots, down, th.nsw);
+              "downgrades",
+              roots, down, th.nsw);
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 typedef struct satloop {
@@ -133,8 +131,7 @@ typedef struct satloop {
 
 static double sat_x(double t, const void *arg) {
   const satloop *c = arg;
-  if (t <= c->ts)
-    return c->umax * t;
+  if (t <= c->ts) return c->umax * t;
   return c->r - c->umax / c->K * exp(-c->K * (t - c->ts));
 }
 
@@ -156,8 +153,7 @@ static double sat_u(double t, const void *arg) {
  * mode must still leave the limit, because u is falling). */
 static void test_saturation(const char *K) {
   bsim_diagram *d = hy_load("sat_loop.xml");
-  if (!d)
-    return;
+  if (!d) return;
   bsim_error err;
   bsim_error_clear(&err);
   if (bsim_diagram_override(d, "K", K, &err) != 0) {
@@ -176,12 +172,11 @@ static void test_saturation(const char *K) {
     size_t rows;
     int cols;
     const double *rec = hy_record(s, "corner_at", &rows, &cols);
-    E2E_CHECK(rec && rows == 1, "%s: %zu corners recorded, want 1", what,
-              rows);
+    E2E_CHECK(rec && rows == 1, "%s: %zu corners recorded, want 1", what, rows);
     if (rec && rows >= 1) {
       double t = hy_rec(rec, cols, 0, 0);
-      E2E_CHECK(fabs(t - c.ts) <= 1e-6, "%s: corner at %.17g, want %.17g",
-                what, t, c.ts);
+      E2E_CHECK(fabs(t - c.ts) <= 1e-6, "%s: corner at %.17g, want %.17g", what,
+                t, c.ts);
       fprintf(stderr, "  %s: corner at %.17g (exact %.17g)\n", what, t, c.ts);
     }
     hy_print_stats(s, what);

@@ -71,8 +71,8 @@ static void test_sampled_pi(void) {
       } else if (fabs(frac - 0.5) < 1e-6) {
         long kk = (long)floor(t[i] / T);
         E2E_CHECK(kk < N && fabs(e2e_value(s, i, cu) - u[kk]) <= 1e-8,
-                  "sampled_pi: u(%.3g) = %.17g, want held u_%ld = %.17g",
-                  t[i], e2e_value(s, i, cu), kk, kk < N ? u[kk] : NAN);
+                  "sampled_pi: u(%.3g) = %.17g, want held u_%ld = %.17g", t[i],
+                  e2e_value(s, i, cu), kk, kk < N ? u[kk] : NAN);
       }
     }
     /* Every tick changes the held u, which the plant sees: one cold
@@ -90,8 +90,7 @@ static void test_sampled_pi(void) {
               hy_stat(s, "downgrades"), hy_stat(s, "hot-continues"));
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 static double decay(double t, const void *arg) {
@@ -138,24 +137,18 @@ static void test_hot_scope(void) {
       double t = hy_rec(rec, cols, k, 0), x = hy_rec(rec, cols, k, 1);
       double want_t = 0.0005 + 0.001 * (double)k;
       /* tick times accumulate one rounding per period: 1e-12 */
-      E2E_CHECK(fabs(t - want_t) <= 1e-12, "hot_scope: row %zu at %.17g", k,
-                t);
+      E2E_CHECK(fabs(t - want_t) <= 1e-12, "hot_scope: row %zu at %.17g", k, t);
       worst = fmax(worst, fabs(x - exp(-t)) / exp(-t));
-      if (fabs(t - want_t) > 1e-12)
-        break;
+      if (fabs(t - want_t) > 1e-12) break;
     }
     E2E_CHECK(worst <= 1e-6, "hot_scope: scope rows off e^-t by %.3g", worst);
     fprintf(stderr, "  hot_scope: scope rows max rel err %.3g\n", worst);
     e2e_compare(s, "x", decay, NULL, 1e-6, 0.0, "hot_scope x");
   }
-  if (s)
-    bsim_sim_free(s);
-  if (p)
-    bsim_sim_free(p);
-  if (d1)
-    bsim_diagram_free(d1);
-  if (d2)
-    bsim_diagram_free(d2);
+  if (s) bsim_sim_free(s);
+  if (p) bsim_sim_free(p);
+  if (d1) bsim_diagram_free(d1);
+  if (d2) bsim_diagram_free(d2);
 }
 
 /* Plant output for the staircase: unit steps of u at 0.25, 0.45, 0.65,
@@ -165,8 +158,7 @@ static double stairs_y(double t, const void *arg) {
   double y = 0.0;
   for (int j = 0; j < 4; j++) {
     double s = 0.25 + 0.2 * j;
-    if (t > s)
-      y += 1.0 - exp(-(t - s));
+    if (t > s) y += 1.0 - exp(-(t - s));
   }
   return y;
 }
@@ -194,8 +186,7 @@ static void test_staircase(void) {
     e2e_compare(s, "y", stairs_y, NULL, 0.0, 1e-6, "staircase y");
     bsim_sim_free(s);
   }
-  if (d)
-    bsim_diagram_free(d);
+  if (d) bsim_diagram_free(d);
 }
 
 int main(void) {

@@ -41,10 +41,8 @@ static int tri_res(double t, const double *y, const double *yp, double *r,
   (*calls)++;
   for (int i = 0; i < NT; i++) {
     r[i] = (1 + i / 10.0) * yp[i] + y[i] * y[i] * y[i];
-    if (i > 0)
-      r[i] -= y[i - 1];
-    if (i + 1 < NT)
-      r[i] += 2 * y[i + 1];
+    if (i > 0) r[i] -= y[i - 1];
+    if (i + 1 < NT) r[i] += 2 * y[i + 1];
   }
   return 0;
 }
@@ -54,14 +52,12 @@ static void test_colored_fd(void) {
   for (int j = 0; j < NT; j++) {
     colptr[j] = nnz;
     for (int i = j - 1; i <= j + 1; i++)
-      if (i >= 0 && i < NT)
-        rowidx[nnz++] = i;
+      if (i >= 0 && i < NT) rowidx[nnz++] = i;
   }
   colptr[NT] = nnz;
   bsim_cfd *c = bsim_cfd_create(NT, colptr, rowidx);
   CHECK(c != NULL, "create");
-  if (!c)
-    return;
+  if (!c) return;
   /* Tridiagonal: columns j and j+3 never share a row, j and j+1 or j+2 do. */
   CHECK(bsim_cfd_ncolors(c) == 3, "%d groups, want 3", bsim_cfd_ncolors(c));
   double y[NT], yp[NT], y0[NT], yp0[NT], f0[NT], inc[NT], val[3 * NT];
@@ -85,7 +81,7 @@ static void test_colored_fd(void) {
   for (int j = 0; j < NT; j++)
     for (int q = colptr[j]; q < colptr[j + 1]; q++) {
       int i = rowidx[q];
-      double want = i == j ? 3 * y[j] * y[j] + cj * (1 + j / 10.0)
+      double want = i == j       ? 3 * y[j] * y[j] + cj * (1 + j / 10.0)
                     : i == j + 1 ? -1.0
                                  : 2.0;
       worst = fmax(worst, fabs(val[q] - want));
@@ -99,8 +95,7 @@ static void test_colored_fd(void) {
   for (int j = 0; j < 5; j++) {
     acp[j] = an;
     ari[an++] = 0;
-    if (j > 0)
-      ari[an++] = j;
+    if (j > 0) ari[an++] = j;
   }
   acp[5] = an;
   c = bsim_cfd_create(5, acp, ari);
@@ -129,15 +124,13 @@ static void test_needs_pattern(void) {
   bsim_engine_settings s1 = {1e-6, 1e-8, n1, v1, 1};
   bsim_engine *e = ida->create(&p, &s1, 0, &y, &yp, msg, sizeof msg);
   CHECK(e == NULL && strstr(msg, "pattern"), "klu without pattern: %s", msg);
-  if (e)
-    ida->free(e);
+  if (e) ida->free(e);
   const char *v2[] = {"band"};
   bsim_engine_settings s2 = {1e-6, 1e-8, n1, v2, 1};
   e = ida->create(&p, &s2, 0, &y, &yp, msg, sizeof msg);
   CHECK(e == NULL && strstr(msg, "band-upper"), "band without pattern: %s",
         msg);
-  if (e)
-    ida->free(e);
+  if (e) ida->free(e);
   /* With the 1x1 pattern both work. */
   const int cp[] = {0, 1}, ri[] = {0};
   p.pattern_colptr = cp;
@@ -160,8 +153,7 @@ enum { NCHAIN = 200 };
 
 static int write_chain(const char *path, int n) {
   FILE *fp = fopen(path, "w");
-  if (!fp)
-    return -1;
+  if (!fp) return -1;
   fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"chain\">\n"
               "  <simulation final-time=\"10\" rtol=\"1e-10\" "
               "atol=\"1e-12\"/>\n  <output samples=\"21\"/>\n"
@@ -176,8 +168,7 @@ static int write_chain(const char *path, int n) {
     fprintf(fp, "  <link from=\"l%d:1\" to=\"l%d:1\"/>\n", k - 1, k);
   const int obs[] = {1, 5, 20, 100, 200};
   for (size_t i = 0; i < sizeof obs / sizeof obs[0]; i++)
-    fprintf(fp, "  <observe name=\"l%d\" signal=\"l%d:1\"/>\n", obs[i],
-            obs[i]);
+    fprintf(fp, "  <observe name=\"l%d\" signal=\"l%d:1\"/>\n", obs[i], obs[i]);
   fprintf(fp, "</diagram>\n");
   return fclose(fp);
 }
@@ -197,8 +188,7 @@ static double stat_of(const bsim_sim *s, const char *name) {
   double v;
   const char *n;
   for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0)
-      return v;
+    if (strcmp(n, name) == 0) return v;
   return -1;
 }
 
@@ -224,18 +214,15 @@ static void test_chain(void) {
   char path[] = "/tmp/bsim_test_linsol_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0, "mkstemp");
-  if (fd < 0)
-    return;
+  if (fd < 0) return;
   close(fd);
   bsim_error err;
   bsim_error_clear(&err);
-  bsim_diagram *d = write_chain(path, NCHAIN) == 0
-                        ? bsim_diagram_load(path, &err)
-                        : NULL;
+  bsim_diagram *d =
+      write_chain(path, NCHAIN) == 0 ? bsim_diagram_load(path, &err) : NULL;
   remove(path);
   CHECK(d != NULL, "chain: %s", err.message);
-  if (!d)
-    return;
+  if (!d) return;
   const char *which[3] = {"dense", "band", "klu"};
   bsim_sim *s[3];
   for (int k = 0; k < 3; k++)
@@ -263,13 +250,15 @@ static void test_chain(void) {
       /* Different Jacobian approximations change IDA's step sequence, not
        * the solution beyond the tolerances: 1e-8 at rtol 1e-10. */
       CHECK(worst <= 1e-8, "%s vs dense: max diff %.3g", which[k], worst);
-      fprintf(stderr, "  chain %d, %-5s: max |diff to dense| %.2g, steps %g, "
-                      "residual evals %g\n",
+      fprintf(stderr,
+              "  chain %d, %-5s: max |diff to dense| %.2g, steps %g, "
+              "residual evals %g\n",
               NCHAIN, which[k], worst, stat_of(s[k], "steps"),
               stat_of(s[k], "residual-evals"));
     }
-    fprintf(stderr, "  chain %d, dense: max |err| %.2g, steps %g, residual "
-                    "evals %g\n",
+    fprintf(stderr,
+            "  chain %d, dense: max |err| %.2g, steps %g, residual "
+            "evals %g\n",
             NCHAIN, worst_exact, stat_of(s[0], "steps"),
             stat_of(s[0], "residual-evals"));
     /* A dense finite-difference Jacobian costs 200 residual calls, the
@@ -363,15 +352,14 @@ static void test_params(void) {
   bsim_error_clear(&err);
   d = bsim_diagram_load(path, &err);
   CHECK(d == NULL && err.status == BSIM_ERR_INPUT &&
-            strstr(err.message, "twice.xml:6") &&
-            strstr(err.message, "line 5"),
+            strstr(err.message, "twice.xml:6") && strstr(err.message, "line 5"),
         "[%d] %s", (int)err.status, err.message);
   bsim_diagram_free(d);
 
   /* The public listing agrees with the engine table. */
   const char *summary = NULL;
-  CHECK(bsim_solver_at(0, &summary) && strcmp(bsim_solver_at(0, NULL), "ida") ==
-                                           0 && summary,
+  CHECK(bsim_solver_at(0, &summary) &&
+            strcmp(bsim_solver_at(0, NULL), "ida") == 0 && summary,
         "first solver");
   bsim_solver_param_doc doc;
   CHECK(bsim_solver_param_at("ida", 0, &doc) == 0 &&

@@ -45,24 +45,22 @@ static bsim_sim *compile(const char *path, bsim_diagram **dout) {
 
 static int xoff_of(const bsim_plan *p, const char *path) {
   for (int i = 0; i < p->nblocks; i++)
-    if (strcmp(p->blocks[i].b.path, path) == 0)
-      return p->blocks[i].xoff;
+    if (strcmp(p->blocks[i].b.path, path) == 0) return p->blocks[i].xoff;
   return -1;
 }
 
 /* Entry (row, col) of the pattern. */
 static int has(const bsim_plan *p, int row, int col) {
   for (int q = p->pat_colptr[col]; q < p->pat_colptr[col + 1]; q++)
-    if (p->pat_rowidx[q] == row)
-      return 1;
+    if (p->pat_rowidx[q] == row) return 1;
   return 0;
 }
 
 /* Every column's rows strictly increasing, all in range. */
 static void check_well_formed(const bsim_plan *p, const char *what) {
   CHECK(p->pat_colptr[0] == 0, "%s: colptr[0] = %d", what, p->pat_colptr[0]);
-  CHECK(p->pat_colptr[p->ny] == p->pat_nnz, "%s: colptr[n] %d != nnz %ld",
-        what, p->pat_colptr[p->ny], p->pat_nnz);
+  CHECK(p->pat_colptr[p->ny] == p->pat_nnz, "%s: colptr[n] %d != nnz %ld", what,
+        p->pat_colptr[p->ny], p->pat_nnz);
   for (int j = 0; j < p->ny; j++) {
     CHECK(has(p, j, j), "%s: diagonal (%d,%d) missing", what, j, j);
     for (int q = p->pat_colptr[j]; q < p->pat_colptr[j + 1]; q++) {
@@ -80,13 +78,12 @@ static void test_small(void) {
   snprintf(path, sizeof path, "%s/solvers/pattern.xml", BSIM_TEST_DATA);
   bsim_diagram *d = NULL;
   bsim_sim *s = compile(path, &d);
-  if (!s)
-    return;
+  if (!s) return;
   const bsim_plan *p = s->plan;
   CHECK(p->pat_colptr != NULL, "no pattern");
   CHECK(p->nx == 5 && p->ntorn == 1 && p->ny == 6,
-        "layout nx=%d ntorn=%d ny=%d, want 5 states and 1 torn signal",
-        p->nx, p->ntorn, p->ny);
+        "layout nx=%d ntorn=%d ny=%d, want 5 states and 1 torn signal", p->nx,
+        p->ntorn, p->ny);
   if (!p->pat_colptr || p->ny != 6) {
     bsim_sim_free(s);
     bsim_diagram_free(d);
@@ -101,8 +98,8 @@ static void test_small(void) {
    *   z: z' = 1: {z};  v: v' = -z: {v, z}
    *   q0, q1: the lag's states and its input v: {q0, q1, v} */
   int want[6][6] = {{0}};
-  int rows[6][4] = {{x, x, w, -1}, {w, x, w, -1}, {z, z, -1},
-                    {v, v, z, -1}, {q, q, q + 1, v},  {q + 1, q, q + 1, v}};
+  int rows[6][4] = {{x, x, w, -1}, {w, x, w, -1},    {z, z, -1},
+                    {v, v, z, -1}, {q, q, q + 1, v}, {q + 1, q, q + 1, v}};
   int wantnnz = 0;
   for (int r = 0; r < 6; r++)
     for (int k = 1; k < 4 && rows[r][k] >= 0; k++)
@@ -125,8 +122,7 @@ static void test_small(void) {
 /* A source followed by n first-order lags 1/(s+1), written to a temp file. */
 static int write_chain(const char *path, int n) {
   FILE *fp = fopen(path, "w");
-  if (!fp)
-    return -1;
+  if (!fp) return -1;
   fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"chain\">\n"
               "  <simulation final-time=\"1\"/>\n"
               "  <block id=\"u\" type=\"CONST_m\"/>\n");
@@ -146,8 +142,7 @@ static void test_chain(int n) {
   char path[] = "/tmp/bsim_test_sparsity_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0, "mkstemp");
-  if (fd < 0)
-    return;
+  if (fd < 0) return;
   close(fd);
   if (write_chain(path, n) != 0) {
     CHECK(0, "writing %s", path);
@@ -159,8 +154,7 @@ static void test_chain(int n) {
   bsim_sim *s = compile(path, &d);
   double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
   remove(path);
-  if (!s)
-    return;
+  if (!s) return;
   const bsim_plan *p = s->plan;
   CHECK(p->ny == n, "chain %d: %d unknowns", n, p->ny);
   /* diagonal + one sub-diagonal: lag k reads lag k-1 */
@@ -175,8 +169,7 @@ static void test_chain(int n) {
       int row = xoff_of(p, name);
       snprintf(name, sizeof name, "l%d", k - 1);
       int col = xoff_of(p, name);
-      if (row < 0 || col < 0 || !has(p, row, col))
-        bad = k;
+      if (row < 0 || col < 0 || !has(p, row, col)) bad = k;
     }
     CHECK(!bad, "chain %d: lag %d does not read lag %d", n, bad, bad - 1);
   }
@@ -190,7 +183,6 @@ int main(void) {
   test_small();
   test_chain(200);
   test_chain(20000);
-  if (failures)
-    fprintf(stderr, "test_sparsity: %d failure(s)\n", failures);
+  if (failures) fprintf(stderr, "test_sparsity: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

@@ -109,24 +109,7 @@ int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
         buf[i] += a->u[ui + i] - a->unom[ui + i];
     }
   }
-  for (int k = 0; k < p->nstate_blocks; k++) {
-    int rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
-    if (rc != BSIM_CB_OK) return rc;
-  }
-  for (int k = 0; k < p->nstate_blocks; k++) {
-    rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (rb->fb->model.implicit) continue;
-    for (int i = rb->xoff; i < rb->xoff + rb->b.nx; i++)
-      res[i] = yp[i] - res[i];
-  }
-  if (p->dummy) res[0] = yp[0];
-  for (int t = 0; t < p->ntorn; t++) {
-    const rt_torn *tw = &p->torn[t];
-    const double *h = p->blocks[tw->block].b.outptr[tw->port];
-    for (int i = 0; i < tw->n; i++)
-      res[tw->yoff + i] = tw->w[i] - h[i];
-  }
-  return BSIM_CB_OK;
+  return bsim_plan_residual_tail(p, yp, res);
 }
 
 /* A difference is signal when it exceeds what rounding in the terms of F

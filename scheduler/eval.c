@@ -91,8 +91,12 @@ int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
   bsim_plan_bind(p, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   int rc = bsim_plan_outputs(p, 0);
   if (rc != BSIM_CB_OK) return rc;
+  return bsim_plan_residual_tail(p, yp, res);
+}
+
+int bsim_plan_residual_tail(bsim_plan *p, const double *yp, double *res) {
   for (int k = 0; k < p->nstate_blocks; k++) {
-    rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
+    int rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
     if (rc != BSIM_CB_OK) return rc;
   }
   /* explicit blocks gave f in res: F_x = x' - f */

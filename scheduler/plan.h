@@ -108,6 +108,10 @@ int bsim_plan_call(bsim_plan *p, int blk, int flag);
 int bsim_plan_outputs(bsim_plan *p, int all);
 int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
                        void *user);
+/* The part of the residual after the outputs: flag 0 on state blocks, then
+ * F_x = x' - f and F_w = w - h. For callers that evaluate the outputs
+ * themselves (analysis perturbs some of them). */
+int bsim_plan_residual_tail(bsim_plan *p, const double *yp, double *res);
 int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
                     void *user);
 

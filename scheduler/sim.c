@@ -4,6 +4,7 @@
  */
 #include "scheduler/sim.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 /* Xcos's defaults, so that a diagram without settings behaves as there. */
 static const double default_rtol = 1e-6, default_atol = 1e-6;
 static const long default_samples = 101;
+static const double min_rtol = 100 * DBL_EPSILON;
 
 void bsim_options_init(bsim_options *o) {
   o->final_time = -1;
@@ -216,6 +218,15 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: tolerances must be positive (rtol=%g, atol=%g)",
                    s->flat->file, s->rtol, s->atol);
+    return -1;
+  }
+  /* Below this a step's rounding alone exceeds the tolerance: the engine
+   * could only fail with "too much accuracy requested", so say it now. */
+  if (s->rtol < min_rtol) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: rtol=%g asks for more accuracy than double precision "
+                   "can give (hint: use rtol >= %g)",
+                   s->flat->file, s->rtol, min_rtol);
     return -1;
   }
   if (n < 2) {

@@ -7,11 +7,9 @@
  * f comes from the diagram's residual: F = y' - f, so f = -F(t, y, 0).
  * Root functions g(t, y, y') are called with y' = f(t, y).
  *
- * Each instance owns its SUNContext and SUNDIALS objects and captures
- * SUNDIALS' messages instead of printing them. The stop time follows the
- * same scheme as solvers/ida.c, for the same SUNDIALS 6.4 reasons: a stop
- * time cannot be cleared (it is moved to +infinity), and one behind
- * CVODE's internal time is honoured by integrating to it as an output.
+ * Each instance owns its SUNContext and SUNDIALS objects. Messages, the
+ * stop time, statistics across restarts and the advance loop are shared
+ * with solvers/ida.c through solvers/sundials_common.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +28,7 @@
 #include "solvers/engine.h"
 #include "solvers/ode_events.h"
 #include "solvers/params.h"
+#include "solvers/sundials_common.h"
 
 extern const bsim_engine_type bsim_engine_cvode_bdf, bsim_engine_cvode_adams;
 
@@ -87,6 +86,7 @@ static const bsim_engine_param adams_params[P_COUNT] = {
 };
 
 struct bsim_engine {
+  bsim_sun sun; /* times, stop time, statistics and messages */
   const bsim_engine_type *type;
   SUNContext ctx;
   void *mem;
@@ -99,16 +99,7 @@ struct bsim_engine {
   int (*roots)(double, const double *, const double *, double *, void *);
   void *user;
   double *zero, *res, *f; /* to form f = -F(t, y, 0) outside CVODE's count */
-  double t;               /* time of the values last handed out */
-  int stepped;            /* CVode called since the last (re)init */
-  int tstop_set, cv_tstop;
-  double tstop;
-  bsim_adv_status last_adv;
   long extra_rhs; /* f evaluations CVODE does not count (roots, calc_ic) */
-  bsim_engine_stats before;
-  int banked;
-  char sunmsg[512];
-  char err[1024];
 };
 
 /* ---- callbacks ---------------------------------------------------------- */
@@ -137,53 +128,101 @@ static int cv_roots(realtype t, N_Vector y, realtype *g, void *ud) {
   return e->roots(t, yy, e->f, g, e->user) == BSIM_CB_OK ? 0 : -1;
 }
 
-static void cv_errh(int code, const char *module, const char *function,
-                    char *msg, void *ud) {
-  bsim_engine *e = ud;
-  if (code == CV_WARNING) return;
-  snprintf(e->sunmsg, sizeof e->sunmsg, "%s: %s", function ? function : "CVODE",
-           msg ? msg : "");
-}
-
 /* ---- messages ----------------------------------------------------------- */
 
-static const char *hint_for(int flag) {
+static void hint_for(int flag, double t, char *buf, size_t len) {
+  const char *h = "check the model, the engine settings and the times given";
   switch (flag) {
   case CV_TOO_MUCH_WORK:
-    return "raise max-steps, or the model may be stiff: try cvode-bdf with "
-           "iteration=newton";
+    h = "raise max-steps, or the model may be stiff: try cvode-bdf with "
+        "iteration=newton";
+    break;
   case CV_TOO_MUCH_ACC:
-    return "tolerances too tight: raise rtol/atol";
+    h = "tolerances too tight: raise rtol/atol";
+    break;
   case CV_ERR_FAILURE:
   case CV_CONV_FAILURE:
-    return "the model may be stiff or discontinuous here: use cvode-bdf with "
-           "iteration=newton, check for unhandled discontinuities, or "
-           "tighten rtol";
+    h = "the model may be stiff or discontinuous here: use cvode-bdf with "
+        "iteration=newton, check for unhandled discontinuities, or "
+        "tighten rtol";
+    break;
   case CV_LSETUP_FAIL:
   case CV_LSOLVE_FAIL:
-    return "the Jacobian looks singular; check the model";
+    h = "the Jacobian looks singular; check the model";
+    break;
   case CV_RHSFUNC_FAIL:
   case CV_UNREC_RHSFUNC_ERR:
-    return "a block's equations failed (fatal); see the block's message";
+    h = "a block's equations failed (fatal); see the block's message";
+    break;
   case CV_REPTD_RHSFUNC_ERR:
   case CV_FIRST_RHSFUNC_ERR:
-    return "the equations kept failing (domain error or NaN); check the "
-           "initial values and the model's domain";
+    h = "the equations kept failing (domain error or NaN); check the "
+        "initial values and the model's domain";
+    break;
   case CV_RTFUNC_FAIL:
-    return "a zero-crossing function failed";
-  default:
-    return "check the model, the engine settings and the times given";
+    h = "a zero-crossing function failed";
+    break;
   }
+  snprintf(buf, len, "%s", h);
 }
 
-static void set_failure(bsim_engine *e, const char *op, int flag, double t) {
-  char *name = CVodeGetReturnFlagName(flag); /* malloc'ed by SUNDIALS */
-  snprintf(e->err, sizeof e->err,
-           "%s: %s failed at t=%.17g with %s%s%s%s; hint: %s", e->type->name,
-           op, t, name ? name : "an unknown flag", e->sunmsg[0] ? " (" : "",
-           e->sunmsg, e->sunmsg[0] ? ")" : "", hint_for(flag));
-  free(name);
+/* ---- what sundials_common.c asks of CVODE ------------------------------ */
+
+static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
+  long lrhs = 0;
+  memset(st, 0, sizeof *st);
+  CVodeGetNumSteps(e->mem, &st->steps);
+  CVodeGetNumRhsEvals(e->mem, &st->residual_evals);
+  if (e->newton) {
+    CVodeGetNumLinRhsEvals(e->mem, &lrhs); /* finite-difference Jacobian */
+    CVodeGetNumJacEvals(e->mem, &st->jacobian_evals);
+  }
+  st->residual_evals += lrhs;
+  CVodeGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
+  CVodeGetNumErrTestFails(e->mem, &st->error_test_failures);
+  CVodeGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
+  if (e->ng > 0) CVodeGetNumGEvals(e->mem, &st->root_evals);
 }
+
+static int cv_solve(bsim_engine *e, double tout, double *tret) {
+  int flag = CVode(e->mem, tout, e->y, tret, CV_NORMAL);
+  if (flag < 0) return flag;
+  return flag == CV_ROOT_RETURN    ? BSIM_ADV_ROOT
+         : flag == CV_TSTOP_RETURN ? BSIM_ADV_TSTOP
+                                   : BSIM_ADV_OK;
+}
+
+/* y' at the values handed out: CVODE's own derivative of its interpolant
+ * is one order less accurate than f itself. */
+static void store_out(bsim_engine *e, double t, double *y, double *yp) {
+  const double *yy = N_VGetArrayPointer(e->y);
+  if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
+  if (!yp) return;
+  e->extra_rhs++;
+  if (form_f(e, t, yy, yp) == 0) return;
+  /* f failed here (the failure will show at the next step): fall back on
+   * the derivative of CVODE's interpolant. */
+  if (CVodeGetDky(e->mem, t, 1, e->tmp) >= 0)
+    memcpy(yp, N_VGetArrayPointer(e->tmp), (size_t)e->n * sizeof(double));
+  else
+    memset(yp, 0, (size_t)e->n * sizeof(double));
+}
+
+static const bsim_sun_ops cv_ops = {
+    .module = "CVODE",
+    .warning = CV_WARNING,
+    .mem_fail = CV_MEM_FAIL,
+    .flag_name = CVodeGetReturnFlagName,
+    .set_stop_time = CVodeSetStopTime,
+    .current_time = CVodeGetCurrentTime,
+    .dky = CVodeGetDky,
+    .root_info = CVodeGetRootInfo,
+    .root_direction = CVodeSetRootDirection,
+    .hint = hint_for,
+    .counters = current_stats,
+    .solve = cv_solve,
+    .store = store_out,
+};
 
 /* ---- life cycle --------------------------------------------------------- */
 
@@ -262,6 +301,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
     snprintf(msg, msglen, "%s: out of memory", type->name);
     return NULL;
   }
+  bsim_sun_init(&e->sun, &cv_ops, type->name, e, t0);
   e->type = type;
   e->n = p->n;
   e->ng = p->ng;
@@ -269,8 +309,6 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   e->roots = p->roots;
   e->user = p->user;
   e->newton = v[P_ITERATION].choice == IT_NEWTON;
-  e->t = t0;
-  e->last_adv = BSIM_ADV_OK;
 
   const char *step = "allocating";
   int flag = CV_MEM_FAIL;
@@ -285,13 +323,10 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   e->y = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
   if (!e->y || !e->tmp) goto fail;
-  if (y0)
-    memcpy(N_VGetArrayPointer(e->y), y0, (size_t)e->n * sizeof(double));
-  else
-    N_VConst(0.0, e->y);
+  bsim_sun_load(e->y, y0, e->n);
   step = "CVodeCreate";
-  if (!(e->mem = CVodeCreate(lmm, e->ctx))) goto fail;
-  CVodeSetErrHandlerFn(e->mem, cv_errh, e);
+  if (!(e->sun.mem = e->mem = CVodeCreate(lmm, e->ctx))) goto fail;
+  CVodeSetErrHandlerFn(e->mem, bsim_sun_capture, &e->sun);
 
 #define TRY(call)                                                              \
   do {                                                                         \
@@ -309,28 +344,15 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   TRY(make_solvers(e, v));
   if (e->ng > 0) {
     TRY(CVodeRootInit(e->mem, e->ng, cv_roots));
-    if (p->gdir) {
-      int *dir = malloc((size_t)e->ng * sizeof *dir);
-      if (!dir) {
-        flag = CV_MEM_FAIL;
-        goto fail;
-      }
-      memcpy(dir, p->gdir, (size_t)e->ng * sizeof *dir);
-      flag = CVodeSetRootDirection(e->mem, dir); /* CVODE copies it */
-      free(dir);
-      if (flag < 0) goto fail;
-    }
+    if ((flag = bsim_sun_root_direction(&e->sun, p->gdir, e->ng)) < 0)
+      goto fail;
     CVodeSetNoInactiveRootWarn(e->mem);
   }
 #undef TRY
   return e;
 
-fail:;
-  char *name = CVodeGetReturnFlagName(flag);
-  snprintf(msg, msglen, "%s: setting up the solver failed in %s with %s%s%s%s",
-           type->name, step, name ? name : "an unknown flag",
-           e->sunmsg[0] ? " (" : "", e->sunmsg, e->sunmsg[0] ? ")" : "");
-  free(name);
+fail:
+  bsim_sun_setup_failed(&e->sun, step, flag, msg, msglen);
   cv_free(e);
   return NULL;
 }
@@ -351,119 +373,40 @@ static bsim_engine *cvode_adams_create(const bsim_problem *p,
                    msglen);
 }
 
-/* ---- statistics --------------------------------------------------------- */
+/* ---- engine operations -------------------------------------------------- */
 
-static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  long lrhs = 0;
-  memset(st, 0, sizeof *st);
-  CVodeGetNumSteps(e->mem, &st->steps);
-  CVodeGetNumRhsEvals(e->mem, &st->residual_evals);
-  if (e->newton) {
-    CVodeGetNumLinRhsEvals(e->mem, &lrhs); /* finite-difference Jacobian */
-    CVodeGetNumJacEvals(e->mem, &st->jacobian_evals);
-  }
-  st->residual_evals += lrhs;
-  CVodeGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
-  CVodeGetNumErrTestFails(e->mem, &st->error_test_failures);
-  CVodeGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
-  if (e->ng > 0) CVodeGetNumGEvals(e->mem, &st->root_evals);
-}
-
-static void add_stats(bsim_engine_stats *a, const bsim_engine_stats *b) {
-  a->steps += b->steps;
-  a->residual_evals += b->residual_evals;
-  a->jacobian_evals += b->jacobian_evals;
-  a->nonlinear_iterations += b->nonlinear_iterations;
-  a->error_test_failures += b->error_test_failures;
-  a->nonlinear_conv_failures += b->nonlinear_conv_failures;
-  a->root_evals += b->root_evals;
-}
-
-/* Totals since create: CVodeReInit zeroes CVODE's counters, and the linear
- * solver's only at the next solve, so they are banked once per run. */
+/* Totals since create, with the f evaluations CVODE does not count. */
 static void cv_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  *st = e->before;
-  if (!e->banked) {
-    bsim_engine_stats cur;
-    current_stats(e, &cur);
-    add_stats(st, &cur);
-  }
+  bsim_sun_stats(&e->sun, st);
   st->residual_evals += e->extra_rhs;
 }
 
-/* ---- stop time ---------------------------------------------------------- */
-
-static void release_cv_tstop(bsim_engine *e) {
-  if (e->cv_tstop) {
-    CVodeSetStopTime(e->mem, HUGE_VAL);
-    e->cv_tstop = 0;
-  }
-}
-
 static int cv_set_stop_time(bsim_engine *e, double tstop) {
-  if (!(tstop > e->t)) {
-    e->tstop_set = 0;
-    release_cv_tstop(e);
-    return 0;
-  }
-  double tn = e->t;
-  if (e->stepped) CVodeGetCurrentTime(e->mem, &tn);
-  e->tstop = tstop;
-  e->tstop_set = 1;
-  if (e->stepped && tstop <= tn) {
-    release_cv_tstop(e); /* CVODE is past it: advance() stops there */
-    return 0;
-  }
-  e->sunmsg[0] = '\0';
-  int flag = CVodeSetStopTime(e->mem, tstop);
-  if (flag < 0) {
-    set_failure(e, "setting the stop time", flag, e->t);
-    return -1;
-  }
-  e->cv_tstop = 1;
-  return 0;
+  return bsim_sun_set_stop_time(&e->sun, tstop);
 }
-
-/* ---- integration -------------------------------------------------------- */
 
 static int cv_reinit(bsim_engine *e, double t0, const double *y0,
                      const double *yp0) {
-  if (!e->banked) {
-    bsim_engine_stats cur;
-    current_stats(e, &cur);
-    add_stats(&e->before, &cur);
-    e->banked = 1;
-  }
-  if (y0)
-    memcpy(N_VGetArrayPointer(e->y), y0, (size_t)e->n * sizeof(double));
-  else
-    N_VConst(0.0, e->y);
-  e->sunmsg[0] = '\0';
+  bsim_sun_before_restart(&e->sun);
+  bsim_sun_load(e->y, y0, e->n);
   int flag = CVodeReInit(e->mem, t0, e->y);
   if (flag < 0) {
-    set_failure(e, "restarting", flag, t0);
+    bsim_sun_fail(&e->sun, "restarting", flag, t0);
     return -1;
   }
-  e->t = t0;
-  e->stepped = 0;
-  e->last_adv = BSIM_ADV_OK;
-  e->cv_tstop = 1; /* whatever CVODE holds, set it again or drop it */
-  if (e->tstop_set && e->tstop > t0) return cv_set_stop_time(e, e->tstop);
-  e->tstop_set = 0;
-  release_cv_tstop(e);
-  return 0;
+  return bsim_sun_restarted(&e->sun, t0);
 }
 
 /* Nothing to make consistent in an ODE: y' = f(t0, y0). */
 static int cv_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
   const double *yy = N_VGetArrayPointer(e->y);
   e->extra_rhs++;
-  int rc = form_f(e, e->t, yy, e->f);
+  int rc = form_f(e, e->sun.t, yy, e->f);
   if (rc != 0) {
-    snprintf(e->err, sizeof e->err,
+    snprintf(e->sun.err, sizeof e->sun.err,
              "%s: the equations failed (%s) at the start t=%.17g; hint: "
              "check the initial values",
-             e->type->name, rc < 0 ? "fatal" : "domain error or NaN", e->t);
+             e->type->name, rc < 0 ? "fatal" : "domain error or NaN", e->sun.t);
     return -1;
   }
   if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
@@ -471,104 +414,23 @@ static int cv_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
   return 0;
 }
 
-/* y' at the values handed out: CVODE's own derivative of its interpolant
- * is one order less accurate than f itself. */
-static void store_out(bsim_engine *e, double t, double *y, double *yp) {
-  const double *yy = N_VGetArrayPointer(e->y);
-  if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
-  if (!yp) return;
-  e->extra_rhs++;
-  if (form_f(e, t, yy, yp) == 0) return;
-  /* f failed here (the failure will show at the next step): fall back on
-   * the derivative of CVODE's interpolant. */
-  if (CVodeGetDky(e->mem, t, 1, e->tmp) >= 0)
-    memcpy(yp, N_VGetArrayPointer(e->tmp), (size_t)e->n * sizeof(double));
-  else
-    memset(yp, 0, (size_t)e->n * sizeof(double));
-}
-
 static bsim_adv_status cv_advance(bsim_engine *e, double tout, double *tret,
                                   double *y, double *yp) {
-  if (!(tout >= e->t)) {
-    snprintf(e->err, sizeof e->err,
-             "%s: asked to integrate back from t=%.17g to t=%.17g; hint: "
-             "restart (reinit) to go back in time",
-             e->type->name, e->t, tout);
-    return e->last_adv = BSIM_ADV_ERROR;
-  }
-  bsim_adv_status st = BSIM_ADV_OK;
-  if (tout == e->t) {
-    *tret = e->t;
-  } else {
-    double target = tout;
-    if (e->tstop_set && !e->cv_tstop && e->tstop <= tout)
-      target = e->tstop; /* a stop time CVODE had already passed */
-    double tr = e->t;
-    e->sunmsg[0] = '\0';
-    e->banked = 0;
-    int flag = CVode(e->mem, target, e->y, &tr, CV_NORMAL);
-    e->stepped = 1;
-    *tret = tr;
-    if (flag < 0) {
-      set_failure(e, "integrating", flag, tr);
-      e->t = tr;
-      store_out(e, tr, y, yp);
-      return e->last_adv = BSIM_ADV_ERROR;
-    }
-    st = flag == CV_ROOT_RETURN    ? BSIM_ADV_ROOT
-         : flag == CV_TSTOP_RETURN ? BSIM_ADV_TSTOP
-                                   : BSIM_ADV_OK;
-    e->t = tr;
-  }
-  if (e->tstop_set && st != BSIM_ADV_ROOT && e->t >= e->tstop) {
-    st = BSIM_ADV_TSTOP; /* reaching tout == tstop is reaching tstop */
-    *tret = e->t = e->tstop;
-    e->tstop_set = 0;
-    release_cv_tstop(e);
-  } else if (st == BSIM_ADV_TSTOP) {
-    e->tstop_set = 0;
-    release_cv_tstop(e);
-  }
-  store_out(e, e->t, y, yp);
-  return e->last_adv = st;
+  return bsim_sun_advance(&e->sun, tout, tret, y, yp);
 }
 
 static int cv_interpolate(bsim_engine *e, double t, int k, double *dky) {
-  if (!e->stepped && t == e->t && (k == 0 || k == 1))
+  if (!e->sun.stepped && t == e->sun.t && (k == 0 || k == 1))
     return k == 0 ? cv_calc_ic(e, t, dky, NULL) : cv_calc_ic(e, t, NULL, dky);
-  e->sunmsg[0] = '\0';
-  int flag = CVodeGetDky(e->mem, t, k, e->tmp);
-  if (flag < 0) {
-    char *name = CVodeGetReturnFlagName(flag);
-    snprintf(e->err, sizeof e->err,
-             "%s: interpolating derivative %d at t=%.17g failed with %s%s%s%s;"
-             " hint: t must lie inside the last step and k <= the current "
-             "order",
-             e->type->name, k, t, name ? name : "an unknown flag",
-             e->sunmsg[0] ? " (" : "", e->sunmsg, e->sunmsg[0] ? ")" : "");
-    free(name);
-    return -1;
-  }
-  memcpy(dky, N_VGetArrayPointer(e->tmp), (size_t)e->n * sizeof(double));
-  return 0;
+  return bsim_sun_interpolate(&e->sun, t, k, e->tmp, dky, e->n);
 }
 
 static int cv_roots_found(bsim_engine *e, int *dirs) {
-  if (e->ng == 0) return 0;
-  if (e->last_adv != BSIM_ADV_ROOT) {
-    memset(dirs, 0, (size_t)e->ng * sizeof *dirs);
-    return 0;
-  }
-  int flag = CVodeGetRootInfo(e->mem, dirs);
-  if (flag < 0) {
-    set_failure(e, "reading which roots fired", flag, e->t);
-    return -1;
-  }
-  return 0;
+  return bsim_sun_roots_found(&e->sun, e->ng, dirs);
 }
 
 static const char *cv_last_error(const bsim_engine *e) {
-  return e && e->err[0] ? e->err : "cvode: no error";
+  return e && e->sun.err[0] ? e->sun.err : "cvode: no error";
 }
 
 #define CVODE_ENGINE(id, label, table, text)                                   \

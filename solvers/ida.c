@@ -5,15 +5,10 @@
  *
  * Each instance owns its SUNContext, vectors, matrix and linear solver, so
  * instances are independent and the library keeps no global state. SUNDIALS'
- * messages are captured into the instance instead of being printed.
- *
- * Two quirks of SUNDIALS 6.4 shape this file:
- * - a stop time cannot be cleared (IDAClearStopTime came later) and survives
- *   IDAReInit; we "clear" it by moving it to +infinity.
- * - IDA refuses a stop time behind its internal time, which is usually ahead
- *   of the last output (IDA_NORMAL steps past tout and interpolates). Such a
- *   stop time is kept here and honoured by integrating exactly to it: the
- *   solution up to IDA's internal time is already valid.
+ * messages are captured into the instance instead of being printed. The
+ * stop time (and SUNDIALS 6.4's quirks about it), statistics across
+ * restarts and the advance loop are shared with solvers/cvode.c through
+ * solvers/sundials_common.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,15 +75,6 @@ static int ida_roots(realtype t, N_Vector yy, N_Vector yp, realtype *g,
   return rc == BSIM_CB_OK ? 0 : -1;
 }
 
-static void ida_errh(int code, const char *module, const char *function,
-                     char *msg, void *ud) {
-  bsim_engine *e = ud;
-  if (code == IDA_WARNING)
-    return; /* warnings are advice, not a cause of failure */
-  snprintf(e->sunmsg, sizeof e->sunmsg, "%s: %s", function ? function : "IDA",
-           msg ? msg : "");
-}
-
 /* ---- messages ----------------------------------------------------------- */
 
 static void hint_for(int flag, double t, char *buf, size_t len) {
@@ -140,31 +126,52 @@ static void hint_for(int flag, double t, char *buf, size_t len) {
   }
 }
 
-static void set_failure(bsim_engine *e, const char *op, int flag, double t) {
-  char *name = IDAGetReturnFlagName(flag); /* malloc'ed by SUNDIALS */
-  char hint[256];
-  hint_for(flag, t, hint, sizeof hint);
-  snprintf(e->err, sizeof e->err,
-           "ida: %s failed at t=%.17g with %s%s%s%s; "
-           "hint: %s",
-           op, t, name ? name : "an unknown flag", e->sunmsg[0] ? " (" : "",
-           e->sunmsg, e->sunmsg[0] ? ")" : "", hint);
-  free(name);
+/* ---- what sundials_common.c asks of IDA -------------------------------- */
+
+static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
+  long lres = 0;
+  memset(st, 0, sizeof *st);
+  IDAGetNumSteps(e->mem, &st->steps);
+  IDAGetNumResEvals(e->mem, &st->residual_evals);
+  IDAGetNumLinResEvals(e->mem, &lres); /* finite-difference Jacobian calls */
+  st->residual_evals += lres;
+  IDAGetNumJacEvals(e->mem, &st->jacobian_evals);
+  IDAGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
+  IDAGetNumErrTestFails(e->mem, &st->error_test_failures);
+  IDAGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
+  if (e->ng > 0) IDAGetNumGEvals(e->mem, &st->root_evals);
 }
+
+static int ida_solve(bsim_engine *e, double tout, double *tret) {
+  int flag = IDASolve(e->mem, tout, tret, e->y, e->yp, IDA_NORMAL);
+  if (flag < 0) return flag;
+  return flag == IDA_ROOT_RETURN    ? BSIM_ADV_ROOT
+         : flag == IDA_TSTOP_RETURN ? BSIM_ADV_TSTOP
+                                    : BSIM_ADV_OK;
+}
+
+static void store_out(bsim_engine *e, double t, double *y, double *yp) {
+  bsim_sun_store(e->y, y, e->n);
+  bsim_sun_store(e->yp, yp, e->n);
+}
+
+static const bsim_sun_ops ida_ops = {
+    .module = "IDA",
+    .warning = IDA_WARNING,
+    .mem_fail = IDA_MEM_FAIL,
+    .flag_name = IDAGetReturnFlagName,
+    .set_stop_time = IDASetStopTime,
+    .current_time = IDAGetCurrentTime,
+    .dky = IDAGetDky,
+    .root_info = IDAGetRootInfo,
+    .root_direction = IDASetRootDirection,
+    .hint = hint_for,
+    .counters = current_stats,
+    .solve = ida_solve,
+    .store = store_out,
+};
 
 /* ---- life cycle --------------------------------------------------------- */
-
-static void load(N_Vector v, const double *src, int n) {
-  double *d = N_VGetArrayPointer(v);
-  if (src)
-    memcpy(d, src, (size_t)n * sizeof *d);
-  else
-    memset(d, 0, (size_t)n * sizeof *d);
-}
-
-static void store(N_Vector v, double *dst, int n) {
-  if (dst) memcpy(dst, N_VGetArrayPointer(v), (size_t)n * sizeof *dst);
-}
 
 static void ida_free(bsim_engine *e) {
   if (!e) return;
@@ -240,14 +247,13 @@ static bsim_engine *ida_create(const bsim_problem *p,
     snprintf(msg, msglen, "ida: out of memory");
     return NULL;
   }
+  bsim_sun_init(&e->sun, &ida_ops, "ida", e, t0);
   e->n = p->n;
   e->ng = p->ng;
   e->residual = p->residual;
   e->roots = p->roots;
   e->user = p->user;
   e->calcic = v[P_CALCIC].choice;
-  e->t = t0;
-  e->last_adv = BSIM_ADV_OK;
 
   const char *step = "SUNContext_Create";
   int flag = SUNContext_Create(NULL, &e->ctx);
@@ -259,16 +265,16 @@ static bsim_engine *ida_create(const bsim_problem *p,
   e->id = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
   if (!e->y || !e->yp || !e->id || !e->tmp) goto fail;
-  load(e->y, y0, e->n);
-  load(e->yp, yp0, e->n);
+  bsim_sun_load(e->y, y0, e->n);
+  bsim_sun_load(e->yp, yp0, e->n);
   double *id = N_VGetArrayPointer(e->id);
   for (int i = 0; i < e->n; i++)
     id[i] = (p->id && p->id[i] == 0.0) ? 0.0 : 1.0;
 
   step = "IDACreate";
-  e->mem = IDACreate(e->ctx);
+  e->sun.mem = e->mem = IDACreate(e->ctx);
   if (!e->mem) goto fail;
-  IDASetErrHandlerFn(e->mem, ida_errh, e);
+  IDASetErrHandlerFn(e->mem, bsim_sun_capture, &e->sun);
 
 #define TRY(call)                                                              \
   do {                                                                         \
@@ -288,247 +294,90 @@ static bsim_engine *ida_create(const bsim_problem *p,
   TRY(bsim_ida_linear_solver(e, p, v));
   if (e->ng > 0) {
     TRY(IDARootInit(e->mem, e->ng, ida_roots));
-    if (p->gdir) {
-      int *dir = malloc((size_t)e->ng * sizeof *dir);
-      if (!dir) {
-        flag = IDA_MEM_FAIL;
-        goto fail;
-      }
-      memcpy(dir, p->gdir, (size_t)e->ng * sizeof *dir);
-      flag = IDASetRootDirection(e->mem, dir); /* IDA copies it */
-      free(dir);
-      if (flag < 0) goto fail;
-    }
+    if ((flag = bsim_sun_root_direction(&e->sun, p->gdir, e->ng)) < 0)
+      goto fail;
     IDASetNoInactiveRootWarn(e->mem);
   }
 #undef TRY
   return e;
 
-fail:;
-  char *name = IDAGetReturnFlagName(flag);
-  snprintf(msg, msglen, "ida: setting up the solver failed in %s with %s%s%s%s",
-           step, name ? name : "an unknown flag", e->sunmsg[0] ? " (" : "",
-           e->sunmsg, e->sunmsg[0] ? ")" : "");
-  free(name);
+fail:
+  bsim_sun_setup_failed(&e->sun, step, flag, msg, msglen);
   ida_free(e);
   return NULL;
 }
 
-/* ---- statistics --------------------------------------------------------- */
+/* ---- engine operations -------------------------------------------------- */
 
-static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  long lres = 0;
-  memset(st, 0, sizeof *st);
-  IDAGetNumSteps(e->mem, &st->steps);
-  IDAGetNumResEvals(e->mem, &st->residual_evals);
-  IDAGetNumLinResEvals(e->mem, &lres); /* finite-difference Jacobian calls */
-  st->residual_evals += lres;
-  IDAGetNumJacEvals(e->mem, &st->jacobian_evals);
-  IDAGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
-  IDAGetNumErrTestFails(e->mem, &st->error_test_failures);
-  IDAGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
-  if (e->ng > 0) IDAGetNumGEvals(e->mem, &st->root_evals);
-}
-
-static void add_stats(bsim_engine_stats *a, const bsim_engine_stats *b) {
-  a->steps += b->steps;
-  a->residual_evals += b->residual_evals;
-  a->jacobian_evals += b->jacobian_evals;
-  a->nonlinear_iterations += b->nonlinear_iterations;
-  a->error_test_failures += b->error_test_failures;
-  a->nonlinear_conv_failures += b->nonlinear_conv_failures;
-  a->root_evals += b->root_evals;
-}
-
-/* Totals since create: IDAReInit zeroes IDA's own counters. */
+/* Totals since create, with the residual calls spent on sparse Jacobians
+ * (never reset, so not banked). */
 static void ida_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  *st = e->before;
-  if (!e->banked) {
-    bsim_engine_stats cur;
-    current_stats(e, &cur);
-    add_stats(st, &cur);
-  }
-  st->residual_evals += e->jac_res_evals; /* never reset: not banked */
-}
-
-/* ---- stop time ---------------------------------------------------------- */
-
-/* Take IDA's own stop time away (SUNDIALS 6.4 has no IDAClearStopTime). */
-static void release_ida_tstop(bsim_engine *e) {
-  if (e->ida_tstop) {
-    IDASetStopTime(e->mem, HUGE_VAL);
-    e->ida_tstop = 0;
-  }
+  bsim_sun_stats(&e->sun, st);
+  st->residual_evals += e->jac_res_evals;
 }
 
 static int ida_set_stop_time(bsim_engine *e, double tstop) {
-  if (!(tstop > e->t)) {
-    e->tstop_set = 0;
-    release_ida_tstop(e);
-    return 0;
-  }
-  double tn = e->t;
-  if (e->stepped) IDAGetCurrentTime(e->mem, &tn);
-  e->tstop = tstop;
-  e->tstop_set = 1;
-  if (e->stepped && tstop <= tn) {
-    /* IDA is already past it: advance() stops there by interpolation. */
-    release_ida_tstop(e);
-    return 0;
-  }
-  e->sunmsg[0] = '\0';
-  int flag = IDASetStopTime(e->mem, tstop);
-  if (flag < 0) {
-    set_failure(e, "setting the stop time", flag, e->t);
-    return -1;
-  }
-  e->ida_tstop = 1;
-  return 0;
+  return bsim_sun_set_stop_time(&e->sun, tstop);
 }
-
-/* ---- integration -------------------------------------------------------- */
 
 static int ida_reinit(bsim_engine *e, double t0, const double *y0,
                       const double *yp0) {
-  /* The linear solver's counters are only zeroed at IDA's next setup, so
-   * bank once per run, not once per reinit. */
-  if (!e->banked) {
-    bsim_engine_stats cur;
-    current_stats(e, &cur);
-    add_stats(&e->before, &cur);
-    e->banked = 1;
-  }
-  load(e->y, y0, e->n);
-  load(e->yp, yp0, e->n);
-  e->sunmsg[0] = '\0';
+  bsim_sun_before_restart(&e->sun);
+  bsim_sun_load(e->y, y0, e->n);
+  bsim_sun_load(e->yp, yp0, e->n);
   int flag = IDAReInit(e->mem, t0, e->y, e->yp);
   if (flag < 0) {
-    set_failure(e, "restarting", flag, t0);
+    bsim_sun_fail(&e->sun, "restarting", flag, t0);
     return -1;
   }
-  e->t = t0;
-  e->stepped = 0;
-  e->last_adv = BSIM_ADV_OK;
-  /* The stop time survives IDAReInit in 6.4: set it again or drop it. */
-  e->ida_tstop = 1;
-  if (e->tstop_set && e->tstop > t0) return ida_set_stop_time(e, e->tstop);
-  e->tstop_set = 0;
-  release_ida_tstop(e);
-  return 0;
+  return bsim_sun_restarted(&e->sun, t0);
 }
 
 /* The guesses are those given to create/reinit; y and yp are outputs. */
 static int ida_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
   if (e->calcic != IC_NONE) {
-    if (!(tout1 > e->t)) {
-      snprintf(e->err, sizeof e->err,
+    if (!(tout1 > e->sun.t)) {
+      snprintf(e->sun.err, sizeof e->sun.err,
                "ida: consistent initial values need tout1 > t0 (t0=%.17g, "
                "tout1=%.17g); hint: pass the first output time",
-               e->t, tout1);
+               e->sun.t, tout1);
       return -1;
     }
-    e->sunmsg[0] = '\0';
+    e->sun.sunmsg[0] = '\0';
     int opt = e->calcic == IC_Y ? IDA_Y_INIT : IDA_YA_YDP_INIT;
-    e->banked = 0;
+    e->sun.banked = 0;
     int flag = IDACalcIC(e->mem, opt, tout1);
     if (flag < 0) {
-      set_failure(e, "computing consistent initial values", flag, e->t);
+      bsim_sun_fail(&e->sun, "computing consistent initial values", flag,
+                    e->sun.t);
       return -1;
     }
     IDAGetConsistentIC(e->mem, e->y, e->yp);
   }
-  store(e->y, y, e->n);
-  store(e->yp, yp, e->n);
+  bsim_sun_store(e->y, y, e->n);
+  bsim_sun_store(e->yp, yp, e->n);
   return 0;
 }
 
 static bsim_adv_status ida_advance(bsim_engine *e, double tout, double *tret,
                                    double *y, double *yp) {
-  if (!(tout >= e->t)) {
-    snprintf(e->err, sizeof e->err,
-             "ida: asked to integrate back from t=%.17g to t=%.17g; hint: "
-             "restart (reinit) to go back in time",
-             e->t, tout);
-    return e->last_adv = BSIM_ADV_ERROR;
-  }
-  bsim_adv_status st = BSIM_ADV_OK;
-  if (tout == e->t) {
-    *tret = e->t;
-  } else {
-    double target = tout;
-    if (e->tstop_set && !e->ida_tstop && e->tstop <= tout)
-      target = e->tstop; /* a stop time IDA had already passed */
-    double tr = e->t;
-    e->sunmsg[0] = '\0';
-    e->banked = 0;
-    int flag = IDASolve(e->mem, target, &tr, e->y, e->yp, IDA_NORMAL);
-    e->stepped = 1;
-    *tret = tr;
-    if (flag < 0) {
-      set_failure(e, "integrating", flag, tr);
-      e->t = tr;
-      store(e->y, y, e->n);
-      store(e->yp, yp, e->n);
-      return e->last_adv = BSIM_ADV_ERROR;
-    }
-    st = flag == IDA_ROOT_RETURN    ? BSIM_ADV_ROOT
-         : flag == IDA_TSTOP_RETURN ? BSIM_ADV_TSTOP
-                                    : BSIM_ADV_OK;
-    e->t = tr;
-  }
-  if (e->tstop_set && st != BSIM_ADV_ROOT && e->t >= e->tstop) {
-    /* Reaching tout == tstop is reaching the stop time too. */
-    st = BSIM_ADV_TSTOP;
-    *tret = e->t = e->tstop;
-    e->tstop_set = 0;
-    release_ida_tstop(e);
-  } else if (st == BSIM_ADV_TSTOP) {
-    e->tstop_set = 0;
-    release_ida_tstop(e);
-  }
-  store(e->y, y, e->n);
-  store(e->yp, yp, e->n);
-  return e->last_adv = st;
+  return bsim_sun_advance(&e->sun, tout, tret, y, yp);
 }
 
 static int ida_interpolate(bsim_engine *e, double t, int k, double *dky) {
-  if (!e->stepped && t == e->t && (k == 0 || k == 1)) {
-    store(k == 0 ? e->y : e->yp, dky, e->n);
+  if (!e->sun.stepped && t == e->sun.t && (k == 0 || k == 1)) {
+    bsim_sun_store(k == 0 ? e->y : e->yp, dky, e->n);
     return 0;
   }
-  e->sunmsg[0] = '\0';
-  int flag = IDAGetDky(e->mem, t, k, e->tmp);
-  if (flag < 0) {
-    char *name = IDAGetReturnFlagName(flag);
-    snprintf(e->err, sizeof e->err,
-             "ida: interpolating derivative %d at t=%.17g failed with %s%s%s%s;"
-             " hint: t must lie inside the last step and k <= the current "
-             "order",
-             k, t, name ? name : "an unknown flag", e->sunmsg[0] ? " (" : "",
-             e->sunmsg, e->sunmsg[0] ? ")" : "");
-    free(name);
-    return -1;
-  }
-  store(e->tmp, dky, e->n);
-  return 0;
+  return bsim_sun_interpolate(&e->sun, t, k, e->tmp, dky, e->n);
 }
 
 static int ida_roots_found(bsim_engine *e, int *dirs) {
-  if (e->ng == 0) return 0;
-  if (e->last_adv != BSIM_ADV_ROOT) {
-    memset(dirs, 0, (size_t)e->ng * sizeof *dirs);
-    return 0;
-  }
-  int flag = IDAGetRootInfo(e->mem, dirs);
-  if (flag < 0) {
-    set_failure(e, "reading which roots fired", flag, e->t);
-    return -1;
-  }
-  return 0;
+  return bsim_sun_roots_found(&e->sun, e->ng, dirs);
 }
 
 static const char *ida_last_error(const bsim_engine *e) {
-  return e && e->err[0] ? e->err : "ida: no error";
+  return e && e->sun.err[0] ? e->sun.err : "ida: no error";
 }
 
 /* The unknown with the largest weighted local error estimate. */

@@ -18,6 +18,7 @@
 #include "solvers/colored_fd.h"
 #include "solvers/engine.h"
 #include "solvers/params.h"
+#include "solvers/sundials_common.h"
 
 /* Indices into ida_params (ida.c); keep both in the same order. */
 enum {
@@ -37,6 +38,7 @@ enum { LS_DENSE, LS_BAND, LS_KLU };
 enum { IC_YA_YDP, IC_Y, IC_NONE };
 
 struct bsim_engine {
+  bsim_sun sun; /* times, stop time, statistics and messages */
   SUNContext ctx;
   void *mem;
   N_Vector y, yp, id, tmp;
@@ -52,16 +54,6 @@ struct bsim_engine {
   int (*roots)(double, const double *, const double *, double *, void *);
   void *user;
   int calcic;
-  double t;      /* time of the values last handed out */
-  int stepped;   /* IDASolve called since the last (re)init */
-  int tstop_set; /* the caller's stop time is pending */
-  double tstop;
-  int ida_tstop; /* IDA itself holds a finite stop time */
-  bsim_adv_status last_adv;
-  bsim_engine_stats before; /* counters up to the last reinit */
-  int banked;       /* IDA's counters are in before and not yet reset by IDA */
-  char sunmsg[512]; /* last error message from SUNDIALS */
-  char err[1024];
 };
 
 /* klu and automatic bandwidths need the problem's pattern: -1 with a

@@ -1,6 +1,8 @@
 /*
- * Shared by the hybrid block families' tests (test_blocks_zc.c,
- * test_blocks_sinks.c): a block view built by hand around the scheduler's
+ * Shared by the block tests (test_blocks_fn.c, test_blocks_zc.c,
+ * test_blocks_sinks.c; test_blocks_discrete.c and test_blocks_events.c
+ * define BLOCK_HARNESS_FROM_DEFINE first for views built by a define
+ * step instead): a block view built by hand around the scheduler's
  * rt_block (so that bsim_block_error records into a bsim_run_errors the
  * test can inspect, and sinks' rows land in rt_block.rec), a define step
  * run from named values, and the layout check that compares a define step
@@ -21,22 +23,32 @@
 #include "diagrams/define.h"
 #include "diagrams/expr.h"
 #include "scheduler/plan.h"
+#include "tests/unit/test_check.h"
 
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
 #endif
 
-static int failures;
+/* The part of a block view every harness below sets up the same way: the
+ * type, the path errors name, and the error record of the run. */
+static inline bsim_block *bind_view(rt_block *rb, bsim_flat_block *fb,
+                                    bsim_run_errors *errs, void **work,
+                                    const char *type) {
+  fb->type = bsim_block_type_find(type);
+  fb->path = "test/blk";
+  rb->fb = fb;
+  rb->fn = fb->type ? fb->type->fn : NULL;
+  bsim_block *b = &rb->b;
+  b->path = "test/blk";
+  b->ctx_ = errs;
+  b->work = work;
+  b->phase = BSIM_PHASE_DISCRETE;
+  return b;
+}
 
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#ifndef BLOCK_HARNESS_FROM_DEFINE
+
+/* ------------------------------------------------- hand-built block views */
 
 /* Every expected value is a parameter copied through, a difference of two
  * exact decimals, or an element chosen by a mode: at most one rounding,
@@ -71,16 +83,8 @@ typedef struct harness {
 static inline bsim_block *mk(harness *h, const char *type, int nin, int nout,
                              const int *sizes) {
   memset(h, 0, sizeof *h);
-  h->fb.type = bsim_block_type_find(type);
-  h->fb.path = "test/blk";
+  bsim_block *b = bind_view(&h->rb, &h->fb, &h->errs, &h->work, type);
   CHECK(h->fb.type != NULL, "type %s not found", type);
-  h->rb.fb = &h->fb;
-  h->rb.fn = h->fb.type ? h->fb.type->fn : NULL;
-  bsim_block *b = &h->rb.b;
-  b->path = "test/blk";
-  b->ctx_ = &h->errs;
-  b->work = &h->work;
-  b->phase = BSIM_PHASE_DISCRETE;
   b->nin = nin;
   b->nout = nout;
   for (int i = 0; i < nin; i++) {
@@ -219,6 +223,123 @@ static inline void no_error(harness *h, const char *what) {
 }
 
 #define SCALAR(x) ((bsim_value){1, 1, (double[]){x}, NULL})
+
+#else /* BLOCK_HARNESS_FROM_DEFINE */
+
+/* ------------------------------------------ views built by a define step
+ *
+ * For the discrete and event blocks (test_blocks_discrete.c,
+ * test_blocks_events.c), which run the type's define step first so that
+ * the computational function sees the run-time data a diagram would give
+ * it. Those tests state their own tolerance (TOL, CHECK_NEAR). */
+
+enum { MAXP = 6, MAXEL = 16, MAXEV = 8 };
+
+/* One block: its model (from define), the view and its buffers. Data
+ * ports: one input and one output at most. */
+typedef struct harness {
+  rt_block rb;
+  bsim_flat_block fb;
+  bsim_run_errors errs;
+  bsim_model m;
+  int insz[2], outsz[2];
+  double in[MAXEL], out[MAXEL];
+  double *inptr[1], *outptr[1];
+  double z[MAXEL], g[MAXEV], evout[MAXEV];
+  int mode[MAXEV], jroot[MAXEV];
+  void *work;
+  bsim_block *b;
+} harness;
+
+/* Run TYPE's define with the parameters given by name, in any order;
+ * every parameter of the type must be given. Errors name test.xml:LINE.
+ * 0 on success, else -1 with the message in *err. */
+static inline int define_named(const char *type, bsim_model *m, bsim_error *err,
+                               int n, const char *const *names,
+                               const bsim_value *vals, int line) {
+  const bsim_block_type *t = bsim_block_type_find(type);
+  CHECK(t != NULL, "type %s not registered", type);
+  if (!t) return -1;
+  bsim_value v[MAXP];
+  memset(v, 0, sizeof v);
+  for (int i = 0; i < t->nparams && i < MAXP; i++) {
+    int k = 0;
+    while (k < n && strcmp(names[k], t->params[i].name) != 0)
+      k++;
+    CHECK(k < n, "%s: test gives no value for '%s'", type, t->params[i].name);
+    if (k < n) v[i] = vals[k];
+  }
+  bsim_error_clear(err);
+  bsim_define_ctx ctx = {"test/blk", "test.xml", line, t, v, err};
+  return bsim_define_run(&ctx, m);
+}
+
+/* The view of the block whose model define_named left in h->m: all but
+ * the port sizes, which each test sets, and the event-side buffers. */
+static inline bsim_block *view_of_model(harness *h, const char *type) {
+  bsim_block *b = bind_view(&h->rb, &h->fb, &h->errs, &h->work, type);
+  b->nin = h->m.nin;
+  b->nout = h->m.nout;
+  h->inptr[0] = h->in;
+  h->outptr[0] = h->out;
+  b->insz = h->insz;
+  b->outsz = h->outsz;
+  b->inptr = h->inptr;
+  b->outptr = h->outptr;
+  b->rpar = h->m.rpar;
+  b->nrpar = h->m.nrpar;
+  b->ipar = h->m.ipar;
+  b->nipar = h->m.nipar;
+  b->nz = h->m.nz;
+  if (h->m.nz) memcpy(h->z, h->m.z0, (size_t)h->m.nz * sizeof(double));
+  b->z = h->z;
+  h->b = b;
+  return b;
+}
+
+static inline void done(harness *h) {
+  if (h->rb.fn) h->rb.fn(h->b, BSIM_FLAG_END);
+  CHECK(h->work == NULL, "%s: work memory not released", h->fb.type->name);
+  CHECK(!h->errs.fatal, "%s: unexpected error: %s", h->fb.type->name,
+        h->errs.err.message);
+  bsim_model_clear(&h->m);
+}
+
+/* Layout files (tests/data/layout/README.md) read key by key: the values
+ * of one key, and whether the file gave it. */
+typedef struct expect {
+  int n, given;
+  double v[32];
+} expect;
+
+static inline void numbers(char *s, expect *e) {
+  e->given = 1;
+  e->n = 0;
+  for (char *tok = strtok(s, " \t\r\n"); tok && e->n < 32;
+       tok = strtok(NULL, " \t\r\n"))
+    e->v[e->n++] = strtod(tok, NULL);
+}
+
+static inline void cmp(const char *file, const char *what, const expect *e,
+                       const double *got, int n) {
+  if (!e->given) return;
+  CHECK(e->n == n, "%s: %s has %d entries, Scilab %d", file, what, n, e->n);
+  /* stored with 8 to 17 digits, copied or divided once by define: 1e-12
+   * relative */
+  for (int i = 0; i < n && i < e->n; i++)
+    CHECK(fabs(got[i] - e->v[i]) <= 1e-12 * fmax(1, fabs(e->v[i])),
+          "%s: %s[%d] = %.17g, Scilab %.17g", file, what, i, got[i], e->v[i]);
+}
+
+static inline void cmp_int(const char *file, const char *what, const expect *e,
+                           const int *got, int n) {
+  double d[32];
+  for (int i = 0; i < n && i < 32; i++)
+    d[i] = got[i];
+  cmp(file, what, e, d, n < 32 ? n : 32);
+}
+
+#endif /* BLOCK_HARNESS_FROM_DEFINE */
 
 /* ------------------------------------------------------------- layouts
  *

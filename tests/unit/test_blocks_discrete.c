@@ -6,30 +6,8 @@
  * wrap-around, that outputs hold between activations, and the define steps
  * against blocks Scilab stored in its demo diagrams (tests/data/layout).
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "blocksim/blocksim.h"
-#include "diagrams/define.h"
-#include "scheduler/plan.h"
-
-#ifndef BSIM_TEST_DATA
-#error "BSIM_TEST_DATA must name the tests/data folder"
-#endif
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#define BLOCK_HARNESS_FROM_DEFINE
+#include "tests/unit/block_harness.h"
 
 /* The blocks and the reference recurrences below do the same few
  * multiply-adds on numbers of order 1 over at most 20 steps of stable
@@ -45,42 +23,13 @@ static int near(double a, double b) {
   CHECK(near((got), (want)), "got %.17g, want %.17g: %s", (double)(got),       \
         (double)(want), __VA_ARGS__)
 
-enum { MAXP = 6, MAXEL = 16 };
-
-typedef struct harness {
-  rt_block rb;
-  bsim_flat_block fb;
-  bsim_run_errors errs;
-  bsim_model m;
-  int insz[2], outsz[2];
-  double in[MAXEL], out[MAXEL];
-  double *inptr[1], *outptr[1];
-  double z[MAXEL];
-  void *work;
-  bsim_block *b;
-} harness;
-
 /* A parameter value: rows x cols, column-major data. */
 #define MAT(r, c, ...) ((bsim_value){r, c, (double[]){__VA_ARGS__}, NULL})
 #define SCALAR(x) MAT(1, 1, x)
 
 static int define(const char *type, bsim_model *m, bsim_error *err, int n,
                   const char *const *names, const bsim_value *vals) {
-  const bsim_block_type *t = bsim_block_type_find(type);
-  CHECK(t != NULL, "type %s not registered", type);
-  if (!t) return -1;
-  bsim_value v[MAXP];
-  memset(v, 0, sizeof v);
-  for (int i = 0; i < t->nparams && i < MAXP; i++) {
-    int k = 0;
-    while (k < n && strcmp(names[k], t->params[i].name) != 0)
-      k++;
-    CHECK(k < n, "%s: test gives no value for '%s'", type, t->params[i].name);
-    if (k < n) v[i] = vals[k];
-  }
-  bsim_error_clear(err);
-  bsim_define_ctx ctx = {"test/blk", "test.xml", 9, t, v, err};
-  return bsim_define_run(&ctx, m);
+  return define_named(type, m, err, n, names, vals, 9);
 }
 
 /* The view of a block built by its define step; ports of unknown size
@@ -92,17 +41,7 @@ static bsim_block *mk(harness *h, const char *type, int n,
   bsim_error err;
   CHECK(define(type, &h->m, &err, n, names, vals) == 0, "%s: define: %s", type,
         err.message);
-  h->fb.type = bsim_block_type_find(type);
-  h->fb.path = "test/blk";
-  h->rb.fb = &h->fb;
-  h->rb.fn = h->fb.type ? h->fb.type->fn : NULL;
-  bsim_block *b = &h->rb.b;
-  b->path = "test/blk";
-  b->ctx_ = &h->errs;
-  b->work = &h->work;
-  b->phase = BSIM_PHASE_DISCRETE;
-  b->nin = h->m.nin;
-  b->nout = h->m.nout;
+  bsim_block *b = view_of_model(h, type);
   if (h->m.nin) {
     h->insz[0] = h->m.in[0] > 0 ? h->m.in[0] : nrows;
     h->insz[1] = h->m.in2[0] > 0 ? h->m.in2[0] : 1;
@@ -111,30 +50,8 @@ static bsim_block *mk(harness *h, const char *type, int n,
     h->outsz[0] = h->m.out[0] > 0 ? h->m.out[0] : nrows;
     h->outsz[1] = h->m.out2[0] > 0 ? h->m.out2[0] : 1;
   }
-  h->inptr[0] = h->in;
-  h->outptr[0] = h->out;
-  b->insz = h->insz;
-  b->outsz = h->outsz;
-  b->inptr = h->inptr;
-  b->outptr = h->outptr;
-  b->rpar = h->m.rpar;
-  b->nrpar = h->m.nrpar;
-  b->ipar = h->m.ipar;
-  b->nipar = h->m.nipar;
-  b->nz = h->m.nz;
-  if (h->m.nz) memcpy(h->z, h->m.z0, (size_t)h->m.nz * sizeof(double));
-  b->z = h->z;
-  h->b = b;
   if (h->rb.fn) h->rb.fn(b, BSIM_FLAG_INIT);
   return b;
-}
-
-static void done(harness *h) {
-  if (h->rb.fn) h->rb.fn(h->b, BSIM_FLAG_END);
-  CHECK(h->work == NULL, "%s: work memory not released", h->fb.type->name);
-  CHECK(!h->errs.fatal, "%s: unexpected error: %s", h->fb.type->name,
-        h->errs.err.message);
-  bsim_model_clear(&h->m);
 }
 
 /* An activation: outputs, then the state update (no event outputs here). */
@@ -355,37 +272,6 @@ static void test_counter(void) {
 
 /* The format of tests/data/layout/README.md, plus "z0 v..." for the
  * discrete state; only the keys used here. */
-typedef struct expect {
-  int n, given;
-  double v[32];
-} expect;
-
-static void numbers(char *s, expect *e) {
-  e->given = 1;
-  e->n = 0;
-  for (char *tok = strtok(s, " \t\r\n"); tok && e->n < 32;
-       tok = strtok(NULL, " \t\r\n"))
-    e->v[e->n++] = strtod(tok, NULL);
-}
-
-static void cmp(const char *file, const char *what, const expect *e,
-                const double *got, int n) {
-  if (!e->given) return;
-  CHECK(e->n == n, "%s: %s has %d entries, Scilab %d", file, what, n, e->n);
-  /* stored with 8 to 17 digits, copied or divided once: 1e-12 relative */
-  for (int i = 0; i < n && i < e->n; i++)
-    CHECK(fabs(got[i] - e->v[i]) <= 1e-12 * fmax(1, fabs(e->v[i])),
-          "%s: %s[%d] = %.17g, Scilab %.17g", file, what, i, got[i], e->v[i]);
-}
-
-static void cmp_int(const char *file, const char *what, const expect *e,
-                    const int *got, int n) {
-  double d[32];
-  for (int i = 0; i < n && i < 32; i++)
-    d[i] = got[i];
-  cmp(file, what, e, d, n < 32 ? n : 32);
-}
-
 static void layout(const char *file) {
   char path[1024], line[1024], type[64] = "";
   snprintf(path, sizeof path, "%s/layout/%s", BSIM_TEST_DATA, file);

@@ -10,30 +10,8 @@
  * view is embedded in the scheduler's rt_block, as the scheduler does, so
  * that bsim_block_error / bsim_block_stop land in a bsim_run_errors here.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "blocksim/blocksim.h"
-#include "diagrams/define.h"
-#include "scheduler/plan.h"
-
-#ifndef BSIM_TEST_DATA
-#error "BSIM_TEST_DATA must name the tests/data folder"
-#endif
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#define BLOCK_HARNESS_FROM_DEFINE
+#include "tests/unit/block_harness.h"
 
 /* Delays are differences of a few exactly-known sums (base + k * period
  * minus the current time), so they agree with the decimal value to a few
@@ -45,45 +23,18 @@ static int failures;
   CHECK(fabs((got) - (want)) <= TOL, "%s: got %.17g, want %.17g", what,        \
         (double)(got), (double)(want))
 
-enum { MAXP = 6, MAXEV = 8 };
-
-/* One block: its model (from define), the view and its buffers. */
-typedef struct harness {
-  rt_block rb;
-  bsim_flat_block fb;
-  bsim_run_errors errs;
-  bsim_model m;
-  int insz[2], outsz[2];
-  double in[4], out[4];
-  double *inptr[1], *outptr[1];
-  double z[4], g[MAXEV], evout[MAXEV];
-  int mode[MAXEV], jroot[MAXEV];
-  void *work;
-  bsim_block *b;
-} harness;
-
 /* Run TYPE's define with scalar parameters given by name, in any order;
  * every parameter of the type must be given. 0 on success, else -1 with
  * the message in *err. */
 static int define(const char *type, bsim_model *m, bsim_error *err, int n,
                   const char *const *names, const double *vals) {
-  const bsim_block_type *t = bsim_block_type_find(type);
-  CHECK(t != NULL, "type %s not registered", type);
-  if (!t) return -1;
   bsim_value v[MAXP];
   double store[MAXP];
-  memset(v, 0, sizeof v);
-  for (int i = 0; i < t->nparams && i < MAXP; i++) {
-    int k = 0;
-    while (k < n && strcmp(names[k], t->params[i].name) != 0)
-      k++;
-    CHECK(k < n, "%s: test gives no value for '%s'", type, t->params[i].name);
-    store[i] = k < n ? vals[k] : 0;
-    v[i] = (bsim_value){1, 1, &store[i], NULL};
+  for (int k = 0; k < n && k < MAXP; k++) {
+    store[k] = vals[k];
+    v[k] = (bsim_value){1, 1, &store[k], NULL};
   }
-  bsim_error_clear(err);
-  bsim_define_ctx ctx = {"test/blk", "test.xml", 7, t, v, err};
-  return bsim_define_run(&ctx, m);
+  return define_named(type, m, err, n < MAXP ? n : MAXP, names, v, 7);
 }
 
 /* Build the view of a block from its define step. Data ports are scalars
@@ -94,31 +45,8 @@ static bsim_block *mk(harness *h, const char *type, int n,
   bsim_error err;
   int rc = define(type, &h->m, &err, n, names, vals);
   CHECK(rc == 0, "%s: define failed: %s", type, err.message);
-  h->fb.type = bsim_block_type_find(type);
-  h->fb.path = "test/blk";
-  h->rb.fb = &h->fb;
-  h->rb.fn = h->fb.type ? h->fb.type->fn : NULL;
-  bsim_block *b = &h->rb.b;
-  b->path = "test/blk";
-  b->ctx_ = &h->errs;
-  b->work = &h->work;
-  b->phase = BSIM_PHASE_DISCRETE;
-  b->nin = h->m.nin;
-  b->nout = h->m.nout;
+  bsim_block *b = view_of_model(h, type);
   h->insz[0] = h->insz[1] = h->outsz[0] = h->outsz[1] = 1;
-  h->inptr[0] = h->in;
-  h->outptr[0] = h->out;
-  b->insz = h->insz;
-  b->outsz = h->outsz;
-  b->inptr = h->inptr;
-  b->outptr = h->outptr;
-  b->rpar = h->m.rpar;
-  b->nrpar = h->m.nrpar;
-  b->ipar = h->m.ipar;
-  b->nipar = h->m.nipar;
-  b->nz = h->m.nz;
-  if (h->m.nz) memcpy(h->z, h->m.z0, (size_t)h->m.nz * sizeof(double));
-  b->z = h->z;
   b->ng = h->m.ng;
   b->nmode = h->m.nmode;
   b->g = h->g;
@@ -126,17 +54,8 @@ static bsim_block *mk(harness *h, const char *type, int n,
   b->jroot = h->jroot;
   b->nevout = h->m.nevout;
   b->evout = h->evout;
-  h->b = b;
   if (h->rb.fn) h->rb.fn(b, BSIM_FLAG_INIT);
   return b;
-}
-
-static void done(harness *h) {
-  if (h->rb.fn) h->rb.fn(h->b, BSIM_FLAG_END);
-  CHECK(h->work == NULL, "%s: work memory not released", h->fb.type->name);
-  CHECK(!h->errs.fatal, "%s: unexpected error: %s", h->fb.type->name,
-        h->errs.err.message);
-  bsim_model_clear(&h->m);
 }
 
 /* One activation as the scheduler serves it: flags 1, 3 (evout pre-filled
@@ -411,37 +330,6 @@ static void test_ports(void) {
 
 /* The format of tests/data/layout/README.md (real parameters and the keys
  * the event blocks need). rpar and ipar are expected empty when absent. */
-typedef struct expect {
-  int n, given;
-  double v[32];
-} expect;
-
-static void numbers(char *s, expect *e) {
-  e->given = 1;
-  e->n = 0;
-  for (char *tok = strtok(s, " \t\r\n"); tok && e->n < 32;
-       tok = strtok(NULL, " \t\r\n"))
-    e->v[e->n++] = strtod(tok, NULL);
-}
-
-static void cmp(const char *file, const char *what, const expect *e,
-                const double *got, int n) {
-  if (!e->given) return;
-  CHECK(e->n == n, "%s: %s has %d entries, Scilab %d", file, what, n, e->n);
-  /* stored with 17 digits and copied by define: 1e-12 relative */
-  for (int i = 0; i < n && i < e->n; i++)
-    CHECK(fabs(got[i] - e->v[i]) <= 1e-12 * fmax(1, fabs(e->v[i])),
-          "%s: %s[%d] = %.17g, Scilab %.17g", file, what, i, got[i], e->v[i]);
-}
-
-static void cmp_int(const char *file, const char *what, const expect *e,
-                    const int *got, int n) {
-  double d[32];
-  for (int i = 0; i < n && i < 32; i++)
-    d[i] = got[i];
-  cmp(file, what, e, d, n < 32 ? n : 32);
-}
-
 static void layout(const char *file) {
   char path[1024], line[1024], type[64] = "";
   snprintf(path, sizeof path, "%s/layout/%s", BSIM_TEST_DATA, file);

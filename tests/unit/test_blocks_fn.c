@@ -9,105 +9,14 @@
  * failures in a bsim_run_errors we can inspect.
  */
 #include <float.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "blocksim/blocksim.h"
-#include "diagrams/define.h"
-#include "scheduler/plan.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/block_harness.h"
 
 /* Every expected value below is computed by one or two IEEE operations from
  * exact inputs, or by libm on the same argument, so results agree to a few
- * ulps: 1e-14 relative (absolute near 0) leaves ample margin. */
-#define TOL 1e-14
+ * ulps: the harness's TOL, 1e-14 relative (absolute near 0), leaves ample
+ * margin. */
 #define PI 3.14159265358979323846
-
-static int near(double a, double b) {
-  return fabs(a - b) <= TOL * fmax(1.0, fmax(fabs(a), fabs(b)));
-}
-
-#define CHECK_NEAR(got, want, what)                                            \
-  CHECK(near((got), (want)), "%s: got %.17g, want %.17g", what, (double)(got), \
-        (double)(want))
-
-enum { MAXPORT = 4, MAXEL = 16 };
-
-/* A block view with its own buffers: ports, states, surfaces and modes. */
-typedef struct harness {
-  rt_block rb;
-  bsim_flat_block fb;
-  bsim_run_errors errs;
-  int insz[2 * MAXPORT], outsz[2 * MAXPORT];
-  double in[MAXPORT][MAXEL], out[MAXPORT][MAXEL];
-  double *inptr[MAXPORT], *outptr[MAXPORT];
-  double x[MAXEL], xd[MAXEL], g[MAXEL], evout[2];
-  int mode[MAXEL], jroot[MAXEL];
-  void *work;
-  bsim_block *b;
-} harness;
-
-/* sizes: rows then cols for each input, then for each output. */
-static bsim_block *mk(harness *h, const char *type, int nin, int nout,
-                      const int *sizes) {
-  memset(h, 0, sizeof *h);
-  h->fb.type = bsim_block_type_find(type);
-  h->fb.path = "test/blk";
-  CHECK(h->fb.type != NULL, "type %s not found", type);
-  h->rb.fb = &h->fb;
-  h->rb.fn = h->fb.type ? h->fb.type->fn : NULL;
-  bsim_block *b = &h->rb.b;
-  b->path = "test/blk";
-  b->ctx_ = &h->errs;
-  b->work = &h->work;
-  b->phase = BSIM_PHASE_DISCRETE;
-  b->nin = nin;
-  b->nout = nout;
-  for (int i = 0; i < nin; i++) {
-    h->insz[i] = sizes[2 * i];
-    h->insz[nin + i] = sizes[2 * i + 1];
-    h->inptr[i] = h->in[i];
-  }
-  for (int i = 0; i < nout; i++) {
-    h->outsz[i] = sizes[2 * (nin + i)];
-    h->outsz[nout + i] = sizes[2 * (nin + i) + 1];
-    h->outptr[i] = h->out[i];
-  }
-  b->insz = h->insz;
-  b->outsz = h->outsz;
-  b->inptr = h->inptr;
-  b->outptr = h->outptr;
-  b->x = h->x;
-  b->xd = h->xd;
-  b->g = h->g;
-  b->mode = h->mode;
-  b->jroot = h->jroot;
-  b->evout = h->evout;
-  h->b = b;
-  return b;
-}
-
-static void call(harness *h, int flag) {
-  h->rb.fn(h->b, flag);
-}
-
-static void no_error(harness *h, const char *what) {
-  CHECK(!h->errs.fatal && !h->errs.recoverable, "%s: unexpected error: %s%s",
-        what, h->errs.err.message, h->errs.last_recoverable);
-}
 
 static void test_gain(void) {
   harness h;

@@ -4,45 +4,7 @@
  * on both sides of a port, loops of port blocks end, and each event-port
  * error carries its file:line and the words a user relies on.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "diagrams/flat.h"
-
-#ifndef BSIM_TEST_DATA
-#error "BSIM_TEST_DATA must name the tests/data folder"
-#endif
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-static bsim_flat *flatten_file(const char *file, bsim_diagram **d,
-                               bsim_error *err) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/diagrams/%s", BSIM_TEST_DATA, file);
-  bsim_error_clear(err);
-  *d = bsim_diagram_load(path, err);
-  return *d ? bsim_flatten(*d, err) : NULL;
-}
-
-static const char *leaf_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
-
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#include "tests/unit/diagram_harness.h"
 
 /* The links (or activations) of f as sorted "from:port->to:port" lines by
  * leaf names, so that two diagrams compare as sets whatever their order. */
@@ -64,12 +26,6 @@ static void key_set(const bsim_flat *f, const bsim_flat_link *ls, int n,
     strncat(out, p[i], len - strlen(out) - 1);
     strncat(out, "\n", len - strlen(out) - 1);
   }
-}
-
-static int block_at(const bsim_flat *f, const char *path) {
-  for (int i = 0; i < f->nblocks; i++)
-    if (strcmp(f->blocks[i].path, path) == 0) return i;
-  return -1;
 }
 
 static void test_nested_twin(void) {
@@ -124,11 +80,6 @@ static void test_corner_cases(void) {
   bsim_diagram_free(d);
 }
 
-typedef struct bad_case {
-  const char *file;
-  const char *piece1, *piece2;
-} bad_case;
-
 static void test_errors(void) {
   static const bad_case cases[] = {
       {"ev_err_noin.xml", "ev_err_noin.xml:11:",
@@ -152,22 +103,7 @@ static void test_errors(void) {
       {"ev_err_toplevel.xml", "ev_err_toplevel.xml:5:",
        "superblock port blocks belong inside a <superblock>"},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    bsim_diagram *d = NULL;
-    bsim_error err;
-    bsim_flat *f = flatten_file(cases[i].file, &d, &err);
-    CHECK(f == NULL, "%s flattened", cases[i].file);
-    CHECK(d != NULL, "%s: failed at load already: %s", cases[i].file,
-          err.message);
-    CHECK(err.status == BSIM_ERR_INPUT, "%s: status %d", cases[i].file,
-          (int)err.status);
-    CHECK(strstr(err.message, cases[i].piece1) &&
-              strstr(err.message, cases[i].piece2),
-          "%s: message '%s' lacks '%s' / '%s'", cases[i].file, err.message,
-          cases[i].piece1, cases[i].piece2);
-    bsim_flat_free(f);
-    bsim_diagram_free(d);
-  }
+  check_flatten_errors(cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void) {

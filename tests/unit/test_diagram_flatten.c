@@ -4,59 +4,13 @@
  * size inference, and every flatten-time error with the message piece a
  * user relies on.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "diagrams/flat.h"
-
-#ifndef BSIM_TEST_DATA
-#error "BSIM_TEST_DATA must name the tests/data folder"
-#endif
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-/* Load and flatten tests/data/diagrams/<file>; d receives the diagram (to
- * free after the flat one). */
-static bsim_flat *flatten_file(const char *file, bsim_diagram **d,
-                               bsim_error *err) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/diagrams/%s", BSIM_TEST_DATA, file);
-  bsim_error_clear(err);
-  *d = bsim_diagram_load(path, err);
-  return *d ? bsim_flatten(*d, err) : NULL;
-}
-
-static int block_at(const bsim_flat *f, const char *path) {
-  for (int i = 0; i < f->nblocks; i++)
-    if (strcmp(f->blocks[i].path, path) == 0) return i;
-  return -1;
-}
-
-static const char *leaf_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
+#include "tests/unit/diagram_harness.h"
 
 /* A link as "from:port->to:port" by leaf names, for set comparison. */
 static void link_key(const bsim_flat *f, const bsim_flat_link *l, char *buf,
                      size_t n) {
   snprintf(buf, n, "%s:%d->%s:%d", leaf_name(f->blocks[l->from_block].path),
            l->from_port, leaf_name(f->blocks[l->to_block].path), l->to_port);
-}
-
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The sorted link keys of f, newline-joined. */
@@ -176,11 +130,6 @@ static void test_sizes_and_events(void) {
   bsim_diagram_free(d);
 }
 
-typedef struct bad_case {
-  const char *file;
-  const char *piece1, *piece2;
-} bad_case;
-
 static void test_flatten_errors(void) {
   static const bad_case cases[] = {
       {"err_expr.xml", "err_expr.xml:7:",
@@ -199,22 +148,7 @@ static void test_flatten_errors(void) {
       {"err_context.xml",
        "err_context.xml:6:", "context variable 'a': unknown variable 'b'"},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    bsim_diagram *d = NULL;
-    bsim_error err;
-    bsim_flat *f = flatten_file(cases[i].file, &d, &err);
-    CHECK(f == NULL, "%s flattened", cases[i].file);
-    CHECK(d != NULL, "%s: failed at load already: %s", cases[i].file,
-          err.message);
-    CHECK(err.status == BSIM_ERR_INPUT, "%s: status %d", cases[i].file,
-          (int)err.status);
-    CHECK(strstr(err.message, cases[i].piece1) &&
-              strstr(err.message, cases[i].piece2),
-          "%s: message '%s' lacks '%s' / '%s'", cases[i].file, err.message,
-          cases[i].piece1, cases[i].piece2);
-    bsim_flat_free(f);
-    bsim_diagram_free(d);
-  }
+  check_flatten_errors(cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void) {

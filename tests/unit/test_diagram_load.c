@@ -9,34 +9,7 @@
 #include <string.h>
 
 #include "diagrams/diagram.h"
-#include "diagrams/flat.h"
-
-#ifndef BSIM_TEST_DATA
-#error "BSIM_TEST_DATA must name the tests/data folder"
-#endif
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-static void data_path(char *buf, size_t n, const char *file) {
-  snprintf(buf, n, "%s/diagrams/%s", BSIM_TEST_DATA, file);
-}
-
-static bsim_diagram *load(const char *file, bsim_error *err) {
-  char path[1024];
-  data_path(path, sizeof path, file);
-  bsim_error_clear(err);
-  return bsim_diagram_load(path, err);
-}
+#include "tests/unit/diagram_harness.h"
 
 static const dg_block *find_block(const dg_diagram *d, const char *id) {
   for (int i = 0; i < d->nblocks; i++)
@@ -160,11 +133,6 @@ static void test_overrides(void) {
         "nearest level: %s", err.message);
   bsim_diagram_free(d);
 }
-
-typedef struct bad_case {
-  const char *file;
-  const char *piece1, *piece2;
-} bad_case;
 
 /* Errors found while reading: each must be BSIM_ERR_INPUT, name the file and
  * line, and say what is wrong. */

@@ -5,40 +5,9 @@
  * times, interpolation, statistics across restarts, failures and
  * parameter checking.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "solvers/engine.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/engine_harness.h"
 
 static const char *const engines[] = {"cvode-bdf", "cvode-adams"};
-static const double W = 2 * 3.14159265358979323846;
-static const double ones[3] = {1, 1, 1};
-
-static int osc_res(double t, const double *y, const double *yp, double *r,
-                   void *u) {
-  r[0] = yp[0] - y[1];
-  r[1] = yp[1] + W * W * y[0];
-  return BSIM_CB_OK;
-}
-
-static int stiff_res(double t, const double *y, const double *yp, double *r,
-                     void *u) {
-  r[0] = yp[0] + 1000.0 * (y[0] - cos(t));
-  return BSIM_CB_OK;
-}
 
 /* Robertson's kinetics, stiff with rates over nine decades. */
 static int robertson_res(double t, const double *y, const double *yp, double *r,
@@ -50,35 +19,22 @@ static int robertson_res(double t, const double *y, const double *yp, double *r,
   return BSIM_CB_OK;
 }
 
-static int ramp_res(double t, const double *y, const double *yp, double *r,
-                    void *u) {
-  r[0] = yp[0] - 1.0;
-  return BSIM_CB_OK;
-}
-
 /* g = y - 0.5, and y' itself through the root function's y' argument,
  * which must be f (= 1): g2 = y' - 1 + (y - 0.25) crosses at 0.25 only if
  * y' is passed right. */
-static int ramp_roots(double t, const double *y, const double *yp, double *g,
-                      void *u) {
+static int ramp_roots2(double t, const double *y, const double *yp, double *g,
+                       void *u) {
   g[0] = y[0] - 0.5;
   g[1] = (yp[0] - 1.0) + (y[0] - 0.25);
   return BSIM_CB_OK;
-}
-
-static int fatal_res(double t, const double *y, const double *yp, double *r,
-                     void *u) {
-  r[0] = yp[0] + y[0];
-  return t > 0.7 ? BSIM_CB_FATAL : BSIM_CB_OK;
 }
 
 static bsim_engine *make(const char *name, bsim_problem *p, double rtol,
                          double atol, const char *const *names,
                          const char *const *values, int np, double t0,
                          const double *y0, char *msg, size_t len) {
-  bsim_engine_settings s = {rtol, atol, names, values, np};
-  msg[0] = '\0';
-  return bsim_engine_find(name)->create(p, &s, t0, y0, NULL, msg, len);
+  return make_engine(name, p, rtol, atol, names, values, np, t0, y0, NULL, msg,
+                     len);
 }
 
 /* 10 periods, outputs every 0.05, rtol 1e-8: the global error of CVODE
@@ -211,7 +167,7 @@ static void test_roots(const char *name) {
                     .ng = 2,
                     .gdir = gdir,
                     .residual = ramp_res,
-                    .roots = ramp_roots,
+                    .roots = ramp_roots2,
                     .ode_form = 1};
   double y = 0, yp = 1, tret;
   char err[512];

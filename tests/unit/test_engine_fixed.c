@@ -4,55 +4,11 @@
  * Euler to the exact growth of its amplitude), the deterministic grid,
  * zero crossings, exact stop times, failures and parameter checking.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "solvers/engine.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-static const double W = 2 * 3.14159265358979323846;
-static const double ones[2] = {1, 1};
-
-static int osc_res(double t, const double *y, const double *yp, double *r,
-                   void *u) {
-  r[0] = yp[0] - y[1];
-  r[1] = yp[1] + W * W * y[0];
-  return BSIM_CB_OK;
-}
-
-static int osc_roots(double t, const double *y, const double *yp, double *g,
-                     void *u) {
-  g[0] = y[0];
-  return BSIM_CB_OK;
-}
+#include "tests/unit/engine_harness.h"
 
 static int decay_res(double t, const double *y, const double *yp, double *r,
                      void *u) {
   r[0] = yp[0] + y[0];
-  return BSIM_CB_OK;
-}
-
-static int ramp_res(double t, const double *y, const double *yp, double *r,
-                    void *u) {
-  r[0] = yp[0] - 1.0;
-  return BSIM_CB_OK;
-}
-
-static int ramp_roots(double t, const double *y, const double *yp, double *g,
-                      void *u) {
-  g[0] = y[0] - 0.5;
   return BSIM_CB_OK;
 }
 
@@ -65,9 +21,8 @@ static int nan_res(double t, const double *y, const double *yp, double *r,
 static bsim_engine *make(const char *name, bsim_problem *p, const char *step,
                          double t0, const double *y0, char *msg, size_t len) {
   const char *names[] = {"step"}, *values[] = {step};
-  bsim_engine_settings s = {1e-6, 1e-8, names, values, step ? 1 : 0};
-  msg[0] = '\0';
-  return bsim_engine_find(name)->create(p, &s, t0, y0, NULL, msg, len);
+  return make_engine(name, p, 1e-6, 1e-8, names, values, step ? 1 : 0, t0, y0,
+                     NULL, msg, len);
 }
 
 /* Runs the oscillator over 10 periods with outputs every 0.1; returns the

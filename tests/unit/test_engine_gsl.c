@@ -5,78 +5,18 @@
  * located on the method's solution, exact stop times, interpolation,
  * statistics, failures and parameter checking.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "solvers/engine.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/engine_harness.h"
 
 static const char *const engines[] = {"rk45", "rk8pd", "msbdf"};
-static const double W = 2 * 3.14159265358979323846; /* one period per second */
 
 /* ---- problems ----------------------------------------------------------- */
-
-/* x'' = -W^2 x as y = (x, v): F = (x' - v, v' + W^2 x). */
-static int osc_res(double t, const double *y, const double *yp, double *r,
-                   void *u) {
-  r[0] = yp[0] - y[1];
-  r[1] = yp[1] + W * W * y[0];
-  return BSIM_CB_OK;
-}
-
-static int osc_roots(double t, const double *y, const double *yp, double *g,
-                     void *u) {
-  g[0] = y[0];
-  return BSIM_CB_OK;
-}
-
-/* Stiff: y' = -1000 (y - cos t). */
-static int stiff_res(double t, const double *y, const double *yp, double *r,
-                     void *u) {
-  r[0] = yp[0] + 1000.0 * (y[0] - cos(t));
-  return BSIM_CB_OK;
-}
-
-static int ramp_res(double t, const double *y, const double *yp, double *r,
-                    void *u) {
-  r[0] = yp[0] - 1.0;
-  return BSIM_CB_OK;
-}
-
-static int ramp_roots(double t, const double *y, const double *yp, double *g,
-                      void *u) {
-  g[0] = y[0] - 0.5;
-  return BSIM_CB_OK;
-}
-
-static int fatal_res(double t, const double *y, const double *yp, double *r,
-                     void *u) {
-  r[0] = yp[0] + y[0];
-  return t > 0.7 ? BSIM_CB_FATAL : BSIM_CB_OK;
-}
-
-static const double ones[2] = {1, 1};
 
 static bsim_engine *make(const char *name, bsim_problem *p, double rtol,
                          double atol, const char *const *names,
                          const char *const *values, int np, double t0,
                          const double *y0, char *msg, size_t len) {
-  const bsim_engine_type *t = bsim_engine_find(name);
-  bsim_engine_settings s = {rtol, atol, names, values, np};
-  msg[0] = '\0';
-  return t ? t->create(p, &s, t0, y0, NULL, msg, len) : NULL;
+  return make_engine(name, p, rtol, atol, names, values, np, t0, y0, NULL, msg,
+                     len);
 }
 
 /* ---- tests -------------------------------------------------------------- */

@@ -4,23 +4,7 @@
  * with inconsistent start, root finding, stop times, failures, parameters,
  * interpolation and the registry.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "solvers/engine.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/engine_harness.h"
 
 static const bsim_engine_type *ida(void) {
   return bsim_engine_find("ida");
@@ -44,21 +28,9 @@ static int dae_res(double t, const double *y, const double *yp, double *r,
   return BSIM_CB_OK;
 }
 
-static int ramp_res(double t, const double *y, const double *yp, double *r,
-                    void *u) {
-  r[0] = yp[0] - 1.0;
-  return BSIM_CB_OK;
-}
-
-static int ramp_roots(double t, const double *y, const double *yp, double *g,
-                      void *u) {
-  g[0] = y[0] - 0.5;
-  return BSIM_CB_OK;
-}
-
 /* Fatal once t passes 0.7. */
-static int fatal_res(double t, const double *y, const double *yp, double *r,
-                     void *u) {
+static int fatal_decay_res(double t, const double *y, const double *yp,
+                           double *r, void *u) {
   r[0] = yp[0] + K * y[0];
   return t > 0.7 ? BSIM_CB_FATAL : BSIM_CB_OK;
 }
@@ -84,8 +56,8 @@ static bsim_engine *make(bsim_problem *p, double rtol, double atol,
                          const char *const *names, const char *const *values,
                          int nparams, double t0, const double *y0,
                          const double *yp0, char *msg, size_t msglen) {
-  bsim_engine_settings s = {rtol, atol, names, values, nparams};
-  return ida()->create(p, &s, t0, y0, yp0, msg, msglen);
+  return make_engine("ida", p, rtol, atol, names, values, nparams, t0, y0, yp0,
+                     msg, msglen);
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -246,7 +218,8 @@ static void test_stop_time(void) {
 static void test_failures(void) {
   char err[512];
   /* Fatal: error, with the time in the message. */
-  bsim_problem p = {.n = 1, .id = (const double[]){1}, .residual = fatal_res};
+  bsim_problem p = {
+      .n = 1, .id = (const double[]){1}, .residual = fatal_decay_res};
   double y = 1, yp = -K, tret = -1;
   bsim_engine *e =
       make(&p, 1e-8, 1e-10, NULL, NULL, 0, 0, &y, &yp, err, sizeof err);

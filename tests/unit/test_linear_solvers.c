@@ -18,17 +18,7 @@
 #error "BSIM_TEST_DATA must name the tests/data folder"
 #endif
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/test_check.h"
 
 /* ---- colored finite differences ---------------------------------------- */
 

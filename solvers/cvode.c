@@ -292,8 +292,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
                               const bsim_engine_settings *s, double t0,
                               const double *y0, char *msg, size_t msglen) {
   bsim_param_value v[P_COUNT];
-  if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
-      bsim_engine_params_resolve(type, s, v, msg, msglen) ||
+  if (bsim_ode_check_params(type, p, s, t0, v, msg, msglen) ||
       check_ranges(type, v, max_order, msg, msglen))
     return NULL;
   bsim_engine *e = calloc(1, sizeof *e);
@@ -328,11 +327,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   if (!(e->sun.mem = e->mem = CVodeCreate(lmm, e->ctx))) goto fail;
   CVodeSetErrHandlerFn(e->mem, bsim_sun_capture, &e->sun);
 
-#define TRY(call)                                                              \
-  do {                                                                         \
-    step = #call;                                                              \
-    if ((flag = (call)) < 0) goto fail;                                        \
-  } while (0)
+#define TRY BSIM_SUN_TRY
   TRY(CVodeInit(e->mem, cv_rhs, t0, e->y));
   TRY(CVodeSStolerances(e->mem, s ? s->rtol : 1e-6, s ? s->atol : 1e-8));
   TRY(CVodeSetUserData(e->mem, e));

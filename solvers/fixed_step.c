@@ -37,10 +37,10 @@ static const bsim_engine_param fixed_params[P_COUNT] = {
 static const double snap = 1e-9;
 
 struct bsim_engine {
-  bsim_ode core; /* first: the core's callbacks reach this struct */
+  bsim_ode core; /* first: ode_events.c reaches it through the engine */
   int rk4;       /* 1: rk4, 0: euler */
   double step;
-  double *k2, *k3, *k4, *ys; /* stage values */
+  double *k2, *k3, *k4, *ys; /* stage values, in core.work */
 };
 
 /* ---- the methods -------------------------------------------------------- */
@@ -115,23 +115,12 @@ static const bsim_ode_method fixed_method = {fixed_step, fixed_redo, NULL};
 
 /* ---- engine operations -------------------------------------------------- */
 
-static void fixed_free(bsim_engine *e) {
-  if (!e) return;
-  bsim_ode_release(&e->core);
-  free(e->k2);
-  free(e->k3);
-  free(e->k4);
-  free(e->ys);
-  free(e);
-}
-
 static bsim_engine *fixed_create(const bsim_engine_type *type, int rk4,
                                  const bsim_problem *p,
                                  const bsim_engine_settings *s, double t0,
                                  const double *y0, char *msg, size_t msglen) {
   bsim_param_value v[P_COUNT];
-  if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
-      bsim_engine_params_resolve(type, s, v, msg, msglen) ||
+  if (bsim_ode_check_params(type, p, s, t0, v, msg, msglen) ||
       bsim_engine_param_range(type, P_MAX_STEPS, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_EVENT_TOL, v, 1e-15, 1e-3, msg, msglen))
     return NULL;
@@ -140,34 +129,17 @@ static bsim_engine *fixed_create(const bsim_engine_type *type, int rk4,
              v[P_STEP].text);
     return NULL;
   }
-  bsim_engine *e = calloc(1, sizeof *e);
-  if (!e) {
-    snprintf(msg, msglen, "%s: out of memory", type->name);
-    return NULL;
-  }
+  bsim_engine *e =
+      bsim_ode_engine_new(sizeof *e, type->name, p, &fixed_method, t0, y0,
+                          v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, 4, msg, msglen);
+  if (!e) return NULL;
   e->rk4 = rk4;
   e->step = v[P_STEP].r;
-  size_t n = (size_t)p->n;
-  e->k2 = calloc(n, sizeof(double));
-  e->k3 = calloc(n, sizeof(double));
-  e->k4 = calloc(n, sizeof(double));
-  e->ys = calloc(n, sizeof(double));
-  if (!e->k2 || !e->k3 || !e->k4 || !e->ys) {
-    snprintf(msg, msglen, "%s: out of memory", type->name);
-    goto fail;
-  }
-  if (bsim_ode_init(&e->core, type->name, p, &fixed_method, e, t0, y0,
-                    v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, msg, msglen) != 0)
-    goto fail;
+  e->k2 = e->core.work;
+  e->k3 = e->k2 + p->n;
+  e->k4 = e->k3 + p->n;
+  e->ys = e->k4 + p->n;
   return e;
-
-fail: /* the core is either untouched or released by bsim_ode_init */
-  free(e->k2);
-  free(e->k3);
-  free(e->k4);
-  free(e->ys);
-  free(e);
-  return NULL;
 }
 
 static bsim_engine *rk4_create(const bsim_problem *p,
@@ -184,62 +156,11 @@ static bsim_engine *euler_create(const bsim_problem *p,
   return fixed_create(&bsim_engine_euler, 0, p, s, t0, y0, msg, msglen);
 }
 
-static int fixed_reinit(bsim_engine *e, double t0, const double *y0,
-                        const double *yp0) {
-  return bsim_ode_reinit(&e->core, t0, y0);
-}
-
-static int fixed_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
-  return bsim_ode_calc_ic(&e->core, y, yp);
-}
-
-static int fixed_set_stop_time(bsim_engine *e, double tstop) {
-  return bsim_ode_set_stop_time(&e->core, tstop);
-}
-
-static bsim_adv_status fixed_advance(bsim_engine *e, double tout, double *tret,
-                                     double *y, double *yp) {
-  return bsim_ode_advance(&e->core, tout, tret, y, yp);
-}
-
-static int fixed_interpolate(bsim_engine *e, double t, int k, double *dky) {
-  return bsim_ode_interpolate(&e->core, t, k, dky);
-}
-
-static int fixed_roots_found(bsim_engine *e, int *dirs) {
-  return bsim_ode_roots_found(&e->core, dirs);
-}
-
-static void fixed_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  *st = e->core.st;
-}
-
-static const char *fixed_last_error(const bsim_engine *e) {
-  return bsim_ode_last_error(e ? &e->core : NULL);
-}
-
-#define FIXED_ENGINE(id, label, text)                                          \
-  const bsim_engine_type bsim_engine_##id = {                                  \
-      .name = label,                                                           \
-      .summary = text,                                                         \
-      .params = fixed_params,                                                  \
-      .nparams = P_COUNT,                                                      \
-      .needs_ode = 1,                                                          \
-      .create = id##_create,                                                   \
-      .reinit = fixed_reinit,                                                  \
-      .calc_ic = fixed_calc_ic,                                                \
-      .set_stop_time = fixed_set_stop_time,                                    \
-      .advance = fixed_advance,                                                \
-      .interpolate = fixed_interpolate,                                        \
-      .roots_found = fixed_roots_found,                                        \
-      .stats = fixed_stats,                                                    \
-      .last_error = fixed_last_error,                                          \
-      .free = fixed_free,                                                      \
-  };
-
-FIXED_ENGINE(rk4, "rk4",
-             "classical Runge-Kutta of order 4 with a fixed step (parameter "
-             "step), for ODEs")
-FIXED_ENGINE(euler, "euler",
-             "explicit Euler of order 1 with a fixed step (parameter step), "
-             "for ODEs")
+BSIM_ODE_ENGINE(rk4, "rk4",
+                "classical Runge-Kutta of order 4 with a fixed step (parameter "
+                "step), for ODEs",
+                fixed_params, bsim_ode_reinit, bsim_ode_engine_free)
+BSIM_ODE_ENGINE(euler, "euler",
+                "explicit Euler of order 1 with a fixed step (parameter step), "
+                "for ODEs",
+                fixed_params, bsim_ode_reinit, bsim_ode_engine_free)

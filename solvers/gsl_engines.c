@@ -44,7 +44,7 @@ static const bsim_engine_param gsl_params[P_COUNT] = {
 };
 
 struct bsim_engine {
-  bsim_ode core; /* first: the core's callbacks reach this struct */
+  bsim_ode core; /* first: ode_events.c reaches it through the engine */
   const bsim_engine_type *type;
   gsl_odeiv2_system sys;
   gsl_odeiv2_driver *drv; /* owns step, control and evolve objects */
@@ -53,7 +53,7 @@ struct bsim_engine {
   double init_step;         /* user's first step, 0 = estimate */
   double max_step;          /* 0 = unlimited */
   double *yerr;             /* error estimate of a redone step, unused */
-  double *f0, *fcol, *yjac; /* Jacobian scratch */
+  double *f0, *fcol, *yjac; /* Jacobian scratch; all four in core.work */
 };
 
 /* ---- callbacks given to GSL --------------------------------------------- */
@@ -217,14 +217,8 @@ static const bsim_ode_method gsl_method = {gsl_step, gsl_redo, gsl_forget};
 /* ---- engine operations -------------------------------------------------- */
 
 static void gsl_free(bsim_engine *e) {
-  if (!e) return;
-  if (e->drv) gsl_odeiv2_driver_free(e->drv);
-  bsim_ode_release(&e->core);
-  free(e->yerr);
-  free(e->f0);
-  free(e->fcol);
-  free(e->yjac);
-  free(e);
+  if (e && e->drv) gsl_odeiv2_driver_free(e->drv);
+  bsim_ode_engine_free(e);
 }
 
 static bsim_engine *gsl_create(const bsim_engine_type *type,
@@ -233,42 +227,25 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
                                const bsim_engine_settings *s, double t0,
                                const double *y0, char *msg, size_t msglen) {
   bsim_param_value v[P_COUNT];
-  if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
-      bsim_engine_params_resolve(type, s, v, msg, msglen) ||
+  if (bsim_ode_check_params(type, p, s, t0, v, msg, msglen) ||
       bsim_engine_param_range(type, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_MAX_STEPS, v, 1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_EVENT_TOL, v, 1e-15, 1e-3, msg, msglen))
     return NULL;
-  bsim_engine *e = calloc(1, sizeof *e);
-  if (!e) {
-    snprintf(msg, msglen, "%s: out of memory", type->name);
-    return NULL;
-  }
+  bsim_engine *e =
+      bsim_ode_engine_new(sizeof *e, type->name, p, &gsl_method, t0, y0,
+                          v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, 4, msg, msglen);
+  if (!e) return NULL;
   e->type = type;
   e->rtol = s ? s->rtol : 1e-6;
   e->atol = s ? s->atol : 1e-8;
   e->init_step = v[P_INIT_STEP].r;
   e->max_step = v[P_MAX_STEP].r;
-  size_t n = (size_t)p->n;
-  e->yerr = calloc(n, sizeof *e->yerr);
-  e->f0 = calloc(n, sizeof *e->f0);
-  e->fcol = calloc(n, sizeof *e->fcol);
-  e->yjac = calloc(n, sizeof *e->yjac);
-  if (!e->yerr || !e->f0 || !e->fcol || !e->yjac) {
-    snprintf(msg, msglen, "%s: out of memory", type->name);
-    gsl_free(e);
-    return NULL;
-  }
-  if (bsim_ode_init(&e->core, type->name, p, &gsl_method, e, t0, y0,
-                    v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, msg, msglen) != 0) {
-    free(e->yerr);
-    free(e->f0);
-    free(e->fcol);
-    free(e->yjac);
-    free(e);
-    return NULL;
-  }
+  e->yerr = e->core.work;
+  e->f0 = e->yerr + p->n;
+  e->fcol = e->f0 + p->n;
+  e->yjac = e->fcol + p->n;
   e->sys.function = gsl_rhs;
   e->sys.jacobian = T == gsl_odeiv2_step_msbdf ? gsl_jac : NULL;
   e->sys.dimension = (size_t)p->n;
@@ -315,62 +292,19 @@ static bsim_engine *msbdf_create(const bsim_problem *p,
 static int gsl_reinit(bsim_engine *e, double t0, const double *y0,
                       const double *yp0) {
   e->h = 0;
-  return bsim_ode_reinit(&e->core, t0, y0);
+  return bsim_ode_reinit(e, t0, y0, yp0);
 }
 
-static int gsl_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
-  return bsim_ode_calc_ic(&e->core, y, yp);
-}
-
-static int gsl_set_stop_time(bsim_engine *e, double tstop) {
-  return bsim_ode_set_stop_time(&e->core, tstop);
-}
-
-static bsim_adv_status gsl_advance(bsim_engine *e, double tout, double *tret,
-                                   double *y, double *yp) {
-  return bsim_ode_advance(&e->core, tout, tret, y, yp);
-}
-
-static int gsl_interpolate(bsim_engine *e, double t, int k, double *dky) {
-  return bsim_ode_interpolate(&e->core, t, k, dky);
-}
-
-static int gsl_roots_found(bsim_engine *e, int *dirs) {
-  return bsim_ode_roots_found(&e->core, dirs);
-}
-
-static void gsl_stats(const bsim_engine *e, bsim_engine_stats *st) {
-  *st = e->core.st;
-}
-
-static const char *gsl_last_error(const bsim_engine *e) {
-  return bsim_ode_last_error(e ? &e->core : NULL);
-}
-
-#define GSL_ENGINE(id, label, text)                                            \
-  const bsim_engine_type bsim_engine_##id = {                                  \
-      .name = label,                                                           \
-      .summary = text,                                                         \
-      .params = gsl_params,                                                    \
-      .nparams = P_COUNT,                                                      \
-      .needs_ode = 1,                                                          \
-      .create = id##_create,                                                   \
-      .reinit = gsl_reinit,                                                    \
-      .calc_ic = gsl_calc_ic,                                                  \
-      .set_stop_time = gsl_set_stop_time,                                      \
-      .advance = gsl_advance,                                                  \
-      .interpolate = gsl_interpolate,                                          \
-      .roots_found = gsl_roots_found,                                          \
-      .stats = gsl_stats,                                                      \
-      .last_error = gsl_last_error,                                            \
-      .free = gsl_free,                                                        \
-  };
-
-GSL_ENGINE(rk45, "rk45",
-           "GSL Runge-Kutta-Fehlberg 4(5), adaptive step, for non-stiff ODEs")
-GSL_ENGINE(rk8pd, "rk8pd",
-           "GSL Runge-Kutta Prince-Dormand 8(9), adaptive step, for smooth "
-           "non-stiff ODEs at tight tolerances")
-GSL_ENGINE(msbdf, "msbdf",
-           "GSL multistep BDF (orders 1-5) with a finite-difference Jacobian, "
-           "for small stiff ODEs")
+BSIM_ODE_ENGINE(rk45, "rk45",
+                "GSL Runge-Kutta-Fehlberg 4(5), adaptive step, for non-stiff "
+                "ODEs",
+                gsl_params, gsl_reinit, gsl_free)
+BSIM_ODE_ENGINE(
+    rk8pd, "rk8pd",
+    "GSL Runge-Kutta Prince-Dormand 8(9), adaptive step, for smooth "
+    "non-stiff ODEs at tight tolerances",
+    gsl_params, gsl_reinit, gsl_free)
+BSIM_ODE_ENGINE(msbdf, "msbdf",
+                "GSL multistep BDF (orders 1-5) with a finite-difference "
+                "Jacobian, for small stiff ODEs",
+                gsl_params, gsl_reinit, gsl_free)

@@ -276,11 +276,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
   if (!e->mem) goto fail;
   IDASetErrHandlerFn(e->mem, bsim_sun_capture, &e->sun);
 
-#define TRY(call)                                                              \
-  do {                                                                         \
-    step = #call;                                                              \
-    if ((flag = (call)) < 0) goto fail;                                        \
-  } while (0)
+#define TRY BSIM_SUN_TRY
   TRY(IDAInit(e->mem, ida_residual, t0, e->y, e->yp));
   TRY(IDASStolerances(e->mem, s ? s->rtol : 1e-6, s ? s->atol : 1e-8));
   TRY(IDASetUserData(e->mem, e));

@@ -74,7 +74,26 @@ int bsim_ode_check_problem(const char *name, const bsim_problem *p,
   return 0;
 }
 
+int bsim_ode_check_params(const bsim_engine_type *type, const bsim_problem *p,
+                          const bsim_engine_settings *s, double t0,
+                          bsim_param_value *v, char *msg, size_t msglen) {
+  if (bsim_ode_check_problem(type->name, p, s, t0, msg, msglen) ||
+      bsim_engine_params_resolve(type, s, v, msg, msglen))
+    return -1;
+  return 0;
+}
+
 /* ---- memory ------------------------------------------------------------- */
+
+/* The engine's first member is its bsim_ode (ode_events.h), so a pointer
+ * to the engine, converted, points to the core. */
+static bsim_ode *core(bsim_engine *e) {
+  return (bsim_ode *)(void *)e;
+}
+
+static const bsim_ode *const_core(const bsim_engine *e) {
+  return (const bsim_ode *)(const void *)e;
+}
 
 /* Start afresh at (t0, y0): no last step, f and g still to compute. */
 static void place(bsim_ode *o, double t0, const double *y0) {
@@ -88,10 +107,23 @@ static void place(bsim_ode *o, double t0, const double *y0) {
   o->root_pending = 0;
 }
 
-int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
-                  const bsim_ode_method *m, void *impl, double t0,
-                  const double *y0, double event_tol, long max_steps, char *msg,
-                  size_t msglen) {
+static void release(bsim_ode *o) {
+  double *v[] = {o->y,    o->f,    o->ya,  o->fa,  o->zero, o->res,  o->ynew,
+                 o->fnew, o->ylo,  o->flo, o->yhi, o->fhi,  o->ytry, o->ftry,
+                 o->g,    o->gnew, o->glo, o->ghi, o->gtry};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    free(v[i]);
+  free(o->gdir);
+  free(o->fired);
+  free(o->gsign);
+  free(o->slo);
+  free(o->work);
+}
+
+static int init(bsim_ode *o, const char *name, const bsim_problem *p,
+                const bsim_ode_method *m, void *impl, double t0,
+                const double *y0, double event_tol, long max_steps, int nwork,
+                char *msg, size_t msglen) {
   memset(o, 0, sizeof *o);
   o->name = name;
   o->m = m;
@@ -117,9 +149,11 @@ int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
   ok &= (o->fired = calloc(ng, sizeof(int))) != NULL;
   ok &= (o->gsign = calloc(ng, 1)) != NULL;
   ok &= (o->slo = calloc(ng, 1)) != NULL;
+  if (nwork > 0)
+    ok &= (o->work = calloc((size_t)nwork * n, sizeof(double))) != NULL;
   if (!ok) {
     snprintf(msg, msglen, "%s: out of memory", name);
-    bsim_ode_release(o);
+    release(o);
     return -1;
   }
   if (p->gdir) memcpy(o->gdir, p->gdir, (size_t)o->ng * sizeof(int));
@@ -127,16 +161,29 @@ int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
   return 0;
 }
 
-void bsim_ode_release(bsim_ode *o) {
-  double *v[] = {o->y,    o->f,    o->ya,  o->fa,  o->zero, o->res,  o->ynew,
-                 o->fnew, o->ylo,  o->flo, o->yhi, o->fhi,  o->ytry, o->ftry,
-                 o->g,    o->gnew, o->glo, o->ghi, o->gtry};
-  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-    free(v[i]);
-  free(o->gdir);
-  free(o->fired);
-  free(o->gsign);
-  free(o->slo);
+bsim_engine *bsim_ode_engine_new(size_t size, const char *name,
+                                 const bsim_problem *p,
+                                 const bsim_ode_method *m, double t0,
+                                 const double *y0, double event_tol,
+                                 long max_steps, int nwork, char *msg,
+                                 size_t msglen) {
+  bsim_engine *e = calloc(1, size);
+  if (!e) {
+    snprintf(msg, msglen, "%s: out of memory", name);
+    return NULL;
+  }
+  if (init(core(e), name, p, m, e, t0, y0, event_tol, max_steps, nwork, msg,
+           msglen) != 0) {
+    free(e);
+    return NULL;
+  }
+  return e;
+}
+
+void bsim_ode_engine_free(bsim_engine *e) {
+  if (!e) return;
+  release(core(e));
+  free(e);
 }
 
 /* ---- evaluations -------------------------------------------------------- */
@@ -195,7 +242,9 @@ static int ensure_start(bsim_ode *o) {
 
 /* ---- life cycle --------------------------------------------------------- */
 
-int bsim_ode_reinit(bsim_ode *o, double t0, const double *y0) {
+int bsim_ode_reinit(bsim_engine *e, double t0, const double *y0,
+                    const double *yp0) {
+  bsim_ode *o = core(e);
   if (!isfinite(t0)) return bsim_ode_fail(o, "restart time must be finite");
   place(o, t0, y0);
   if (o->tstop_set && !(o->tstop > t0)) o->tstop_set = 0;
@@ -204,7 +253,8 @@ int bsim_ode_reinit(bsim_ode *o, double t0, const double *y0) {
 }
 
 /* An ODE has nothing to make consistent: y' is f(t, y). */
-int bsim_ode_calc_ic(bsim_ode *o, double *y, double *yp) {
+int bsim_ode_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
+  bsim_ode *o = core(e);
   if (ensure_start(o) != 0) return -1;
   memcpy(o->fa, o->f, (size_t)o->n * sizeof(double));
   if (y) memcpy(y, o->y, (size_t)o->n * sizeof(double));
@@ -212,7 +262,8 @@ int bsim_ode_calc_ic(bsim_ode *o, double *y, double *yp) {
   return 0;
 }
 
-int bsim_ode_set_stop_time(bsim_ode *o, double tstop) {
+int bsim_ode_set_stop_time(bsim_engine *e, double tstop) {
+  bsim_ode *o = core(e);
   o->tstop_set = tstop > o->t;
   o->tstop = tstop;
   return 0;
@@ -320,8 +371,9 @@ static void hand_out(const bsim_ode *o, double *tret, double *y, double *yp) {
   if (yp) copy(yp, o->f, o->n);
 }
 
-bsim_adv_status bsim_ode_advance(bsim_ode *o, double tout, double *tret,
+bsim_adv_status bsim_ode_advance(bsim_engine *e, double tout, double *tret,
                                  double *y, double *yp) {
+  bsim_ode *o = core(e);
   o->root_pending = 0;
   if (!(tout >= o->t)) {
     bsim_ode_fail(o,
@@ -393,7 +445,8 @@ bsim_adv_status bsim_ode_advance(bsim_ode *o, double tout, double *tret,
 
 /* Cubic Hermite interpolation on the last step from y and f at both ends:
  * third order, continuous with the step values, exact for cubics. */
-int bsim_ode_interpolate(bsim_ode *o, double t, int k, double *dky) {
+int bsim_ode_interpolate(bsim_engine *e, double t, int k, double *dky) {
+  bsim_ode *o = core(e);
   if (k < 0 || k > 1)
     return bsim_ode_fail(o,
                          "interpolating derivative %d failed; hint: only "
@@ -424,13 +477,19 @@ int bsim_ode_interpolate(bsim_ode *o, double t, int k, double *dky) {
   return 0;
 }
 
-int bsim_ode_roots_found(bsim_ode *o, int *dirs) {
+int bsim_ode_roots_found(bsim_engine *e, int *dirs) {
+  bsim_ode *o = core(e);
   for (int i = 0; i < o->ng; i++)
     dirs[i] = o->root_pending ? o->fired[i] : 0;
   return 0;
 }
 
-const char *bsim_ode_last_error(const bsim_ode *o) {
+void bsim_ode_stats(const bsim_engine *e, bsim_engine_stats *st) {
+  *st = const_core(e)->st;
+}
+
+const char *bsim_ode_last_error(const bsim_engine *e) {
+  const bsim_ode *o = e ? const_core(e) : NULL;
   if (o && o->err[0]) return o->err;
   return "no error";
 }

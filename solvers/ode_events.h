@@ -8,6 +8,10 @@
  * It also holds the checks every ODE-only engine makes on a problem (CVODE
  * included), so that they all refuse a DAE with the same words.
  *
+ * A one-step engine's struct bsim_engine starts with its bsim_ode, so the
+ * engine operations here take the engine itself and most of an engine's
+ * type descriptor is BSIM_ODE_ENGINE below.
+ *
  * Internal to solvers/: not part of the public API.
  */
 #ifndef BSIM_SOLVERS_ODE_EVENTS_H
@@ -16,6 +20,7 @@
 #include <stddef.h>
 
 #include "solvers/engine.h"
+#include "solvers/params.h"
 
 typedef struct bsim_ode bsim_ode;
 
@@ -67,6 +72,7 @@ struct bsim_ode {
   double *ylo, *flo, *glo;        /* root bracket, low end */
   double *yhi, *fhi, *ghi, *gtry; /* high end and trial values */
   double *ytry, *ftry;
+  double *work; /* the method's scratch: nwork vectors of n doubles */
 
   bsim_engine_stats st; /* totals since create */
   char err[1024];
@@ -78,14 +84,23 @@ struct bsim_ode {
 int bsim_ode_check_problem(const char *name, const bsim_problem *p,
                            const bsim_engine_settings *s, double t0, char *msg,
                            size_t msglen);
+/* Those checks, then type's parameters resolved from s into v. */
+int bsim_ode_check_params(const bsim_engine_type *type, const bsim_problem *p,
+                          const bsim_engine_settings *s, double t0,
+                          bsim_param_value *v, char *msg, size_t msglen);
 
-/* Fill o for problem p starting at (t0, y0); impl belongs to the caller.
- * 0, or -1 with a message (out of memory). */
-int bsim_ode_init(bsim_ode *o, const char *name, const bsim_problem *p,
-                  const bsim_ode_method *m, void *impl, double t0,
-                  const double *y0, double event_tol, long max_steps, char *msg,
-                  size_t msglen);
-void bsim_ode_release(bsim_ode *o);
+/* A zeroed engine of `size` bytes whose first member, its bsim_ode, is set
+ * up for problem p starting at (t0, y0), with the engine as the method's
+ * impl and nwork scratch vectors in core.work. NULL with a message (out of
+ * memory). */
+bsim_engine *bsim_ode_engine_new(size_t size, const char *name,
+                                 const bsim_problem *p,
+                                 const bsim_ode_method *m, double t0,
+                                 const double *y0, double event_tol,
+                                 long max_steps, int nwork, char *msg,
+                                 size_t msglen);
+/* Frees the core and the engine (NULL is fine). */
+void bsim_ode_engine_free(bsim_engine *e);
 
 /* f = -F(t, y, 0), counted, NaN/Inf turned into a recoverable failure.
  * Returns BSIM_CB_*. */
@@ -95,14 +110,37 @@ int bsim_ode_rhs(bsim_ode *o, double t, const double *y, double *f);
 int bsim_ode_fail(bsim_ode *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The engine operations, ready to be called by each engine's wrappers. */
-int bsim_ode_reinit(bsim_ode *o, double t0, const double *y0);
-int bsim_ode_calc_ic(bsim_ode *o, double *y, double *yp);
-int bsim_ode_set_stop_time(bsim_ode *o, double tstop);
-bsim_adv_status bsim_ode_advance(bsim_ode *o, double tout, double *tret,
+/* The engine operations of a one-step engine. */
+int bsim_ode_reinit(bsim_engine *e, double t0, const double *y0,
+                    const double *yp0);
+int bsim_ode_calc_ic(bsim_engine *e, double tout1, double *y, double *yp);
+int bsim_ode_set_stop_time(bsim_engine *e, double tstop);
+bsim_adv_status bsim_ode_advance(bsim_engine *e, double tout, double *tret,
                                  double *y, double *yp);
-int bsim_ode_interpolate(bsim_ode *o, double t, int k, double *dky);
-int bsim_ode_roots_found(bsim_ode *o, int *dirs);
-const char *bsim_ode_last_error(const bsim_ode *o);
+int bsim_ode_interpolate(bsim_engine *e, double t, int k, double *dky);
+int bsim_ode_roots_found(bsim_engine *e, int *dirs);
+void bsim_ode_stats(const bsim_engine *e, bsim_engine_stats *st);
+const char *bsim_ode_last_error(const bsim_engine *e);
+
+/* The type descriptor bsim_engine_<id> of a one-step engine: its
+ * <id>_create, parameter table, reinit and free; the rest from above. */
+#define BSIM_ODE_ENGINE(id, label, text, table, reinit_fn, free_fn)            \
+  const bsim_engine_type bsim_engine_##id = {                                  \
+      .name = label,                                                           \
+      .summary = text,                                                         \
+      .params = table,                                                         \
+      .nparams = (int)(sizeof(table) / sizeof((table)[0])),                    \
+      .needs_ode = 1,                                                          \
+      .create = id##_create,                                                   \
+      .reinit = reinit_fn,                                                     \
+      .calc_ic = bsim_ode_calc_ic,                                             \
+      .set_stop_time = bsim_ode_set_stop_time,                                 \
+      .advance = bsim_ode_advance,                                             \
+      .interpolate = bsim_ode_interpolate,                                     \
+      .roots_found = bsim_ode_roots_found,                                     \
+      .stats = bsim_ode_stats,                                                 \
+      .last_error = bsim_ode_last_error,                                       \
+      .free = free_fn,                                                         \
+  };
 
 #endif

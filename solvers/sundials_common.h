@@ -57,6 +57,14 @@ typedef struct bsim_sun {
   char err[1024];
 } bsim_sun;
 
+/* In a create function: the text of the call in `step`, its flag in
+ * `flag`, and on to `fail` when it failed. */
+#define BSIM_SUN_TRY(call)                                                     \
+  do {                                                                         \
+    step = #call;                                                              \
+    if ((flag = (call)) < 0) goto fail;                                        \
+  } while (0)
+
 /* Fill s for a new engine at t0; s->mem is set once the package made it. */
 void bsim_sun_init(bsim_sun *s, const bsim_sun_ops *ops, const char *name,
                    bsim_engine *self, double t0);

@@ -88,6 +88,9 @@ static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
     if (integral_limits(ctx, x0, r) != 0) return -1;
     /* one surface and one mode per element, as Xcos */
     m->ng = m->nmode = n;
+    /* held elements make the Jacobian depend on modes: finite
+     * differences see them, flag 10 does not try */
+    m->no_jacobian = 1;
   }
   m->dep_t = 1;
   return 0;
@@ -186,6 +189,16 @@ static void integral_fn(bsim_block *blk, int flag) {
       blk->g[i] = p == 1 || p == 2 ? u : (x - hi[i]) * (x - lo[i]);
     }
     break;
+  case BSIM_FLAG_JACOBIAN:
+    /* [dxd/dx dxd/du; dy/dx dy/du] = [0 I (0); I 0 (0)]: the re-init input,
+     * read at events only, has no derivative; saturated instances opt out
+     * (no_jacobian) and are never asked. */
+    if (satur) break;
+    for (int i = 0; i < nx; i++) {
+      blk->jac[i + 2 * nx * (nx + i)] = 1.0;
+      blk->jac[(nx + i) + 2 * nx * i] = 1.0;
+    }
+    break;
   case BSIM_FLAG_END:
     bsim_zc_ties_free(blk);
     break;
@@ -217,7 +230,7 @@ const bsim_block_type bsim_type_INTEGRAL_m = {
     5,
     integral_define,
     integral_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ---------------------------------------------------- csslti4: CLSS, CLR */
 
@@ -263,6 +276,23 @@ static void csslti4_fn(bsim_block *blk, int flag) {
       blk->outptr[0][i] = s;
     }
     break;
+  case BSIM_FLAG_JACOBIAN: {
+    /* [A B; C D] laid out in (ns + ny) x (ns + nu) */
+    int nr = d.ns + d.ny;
+    for (int j = 0; j < d.ns; j++) {
+      for (int i = 0; i < d.ns; i++)
+        blk->jac[i + nr * j] = A[i + d.ns * j];
+      for (int i = 0; i < d.ny; i++)
+        blk->jac[d.ns + i + nr * j] = C[i + d.ny * j];
+    }
+    for (int j = 0; j < d.nu; j++) {
+      for (int i = 0; i < d.ns; i++)
+        blk->jac[i + nr * (d.ns + j)] = B[i + d.ns * j];
+      for (int i = 0; i < d.ny; i++)
+        blk->jac[d.ns + i + nr * (d.ns + j)] = D[i + d.ny * j];
+    }
+    break;
+  }
   case BSIM_FLAG_DERIVATIVES:
     for (int i = 0; i < d.ns; i++) {
       double s = 0;
@@ -345,7 +375,7 @@ const bsim_block_type bsim_type_CLSS = {
     5,
     clss_define,
     csslti4_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 static const bsim_param_spec clr_params[] = {
     {"num", BSIM_PARAM_REAL, "[1]",
@@ -378,4 +408,4 @@ const bsim_block_type bsim_type_CLR = {
     2,
     clr_define,
     csslti4_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};

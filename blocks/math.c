@@ -41,6 +41,22 @@ static int gain_define(bsim_define_ctx *ctx, bsim_model *m) {
   return 0;
 }
 
+/* dy/du: g I for a scalar gain; for a matrix, G on each column of u
+ * (y(i,k) reads u(:,k) only). */
+static void gain_jacobian(bsim_block *blk) {
+  int ny = bsim_std_outsize(blk, 0);
+  if (blk->nrpar == 1) {
+    for (int i = 0; i < ny; i++)
+      blk->jac[i + ny * i] = blk->rpar[0];
+    return;
+  }
+  int mo = blk->outsz[0], mi = blk->insz[0], nc = blk->insz[blk->nin];
+  for (int k = 0; k < nc; k++)
+    for (int i = 0; i < mo; i++)
+      for (int j = 0; j < mi; j++)
+        blk->jac[(i + mo * k) + ny * (j + mi * k)] = blk->rpar[i + mo * j];
+}
+
 static void gain_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nrpar > 1 && (blk->nrpar != blk->outsz[0] * blk->insz[0] ||
@@ -49,6 +65,10 @@ static void gain_fn(bsim_block *blk, int flag) {
                        "gain has %d elements but the ports are %dx%d -> %dx%d",
                        blk->nrpar, blk->insz[0], blk->insz[blk->nin],
                        blk->outsz[0], blk->outsz[blk->nout]);
+    return;
+  }
+  if (flag == BSIM_FLAG_JACOBIAN) {
+    gain_jacobian(blk);
     return;
   }
   if (!is_output_flag(flag)) return;
@@ -85,7 +105,7 @@ const bsim_block_type bsim_type_GAINBLK = {
     1,
     gain_define,
     gain_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ----------------------------------------------- SUMMATION and PRODUCT */
 
@@ -164,6 +184,19 @@ static void sum_fn(bsim_block *blk, int flag) {
     same_sizes_check(blk);
     return;
   }
+  if (flag == BSIM_FLAG_JACOBIAN) { /* the signs, element by element */
+    if (blk->nin == 1) {
+      int n = bsim_std_insize(blk, 0);
+      for (int j = 0; j < n; j++)
+        blk->jac[j] = blk->nipar >= 1 ? blk->ipar[0] : 1.0;
+      return;
+    }
+    int n = bsim_std_outsize(blk, 0);
+    for (int k = 0; k < blk->nin; k++)
+      for (int j = 0; j < n; j++)
+        blk->jac[j + n * (n * k + j)] = blk->ipar[k];
+    return;
+  }
   if (!is_output_flag(flag)) return;
   double *y = blk->outptr[0];
   if (blk->nin == 1) {
@@ -197,7 +230,7 @@ const bsim_block_type bsim_type_SUMMATION = {
     1,
     sum_define,
     sum_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 static const bsim_param_spec prod_params[] = {
     {"ops", BSIM_PARAM_REAL, "[1 -1]",
@@ -218,9 +251,56 @@ static int prod_define(bsim_define_ctx *ctx, bsim_model *m) {
   return 0;
 }
 
+/* dy/du of the product. Each partial derivative is the product of the
+ * other factors (times -1/u^2 for a divisor), formed directly rather than
+ * as y/u so that a zero factor gives the right value. A divisor replaced by
+ * eps is a constant: its derivative is 0. */
+static void prod_jacobian(bsim_block *blk) {
+  if (blk->nin == 1) {
+    int n = bsim_std_insize(blk, 0);
+    for (int j = 0; j < n; j++) {
+      double p = 1;
+      for (int i = 0; i < n; i++)
+        if (i != j) p *= blk->inptr[0][i];
+      blk->jac[j] = p;
+    }
+    return;
+  }
+  double eps = blk->nrpar >= 1 ? blk->rpar[0] : 0.0;
+  int n = bsim_std_outsize(blk, 0);
+  for (int j = 0; j < n; j++)
+    for (int k = 0; k < blk->nin; k++) {
+      double p = 1, uk = blk->inptr[k][j];
+      if (blk->ipar[k] < 0 && uk == 0) {
+        if (eps != 0) continue;
+        bsim_std_numeric_failure(blk, "division by zero");
+        return;
+      }
+      for (int m = 0; m < blk->nin; m++) {
+        if (m == k) continue;
+        double u = blk->inptr[m][j];
+        if (blk->ipar[m] > 0)
+          p *= u;
+        else if (u != 0)
+          p /= u;
+        else if (eps != 0)
+          p /= eps;
+        else {
+          bsim_std_numeric_failure(blk, "division by zero");
+          return;
+        }
+      }
+      blk->jac[j + n * (n * k + j)] = blk->ipar[k] > 0 ? p : -p / (uk * uk);
+    }
+}
+
 static void prod_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     same_sizes_check(blk);
+    return;
+  }
+  if (flag == BSIM_FLAG_JACOBIAN) {
+    prod_jacobian(blk);
     return;
   }
   if (!is_output_flag(flag)) return;
@@ -272,7 +352,7 @@ const bsim_block_type bsim_type_PRODUCT = {
     2,
     prod_define,
     prod_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* --------------------------------------------------------------- EXPBLK_m */
 
@@ -293,9 +373,14 @@ static int exp_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void exp_fn(bsim_block *blk, int flag) {
-  if (!is_output_flag(flag)) return;
   int n = bsim_std_outsize(blk, 0);
   double a = blk->rpar[0];
+  if (flag == BSIM_FLAG_JACOBIAN) { /* d(a^u)/du = ln(a) a^u, diagonal */
+    for (int i = 0; i < n; i++)
+      blk->jac[i + n * i] = log(a) * pow(a, blk->inptr[0][i]);
+    return;
+  }
+  if (!is_output_flag(flag)) return;
   for (int i = 0; i < n; i++) {
     double u = blk->inptr[0][i];
     double y = pow(a, u);
@@ -321,7 +406,7 @@ const bsim_block_type bsim_type_EXPBLK_m = {
     1,
     exp_define,
     exp_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* -------------------------------------------------------------- ABS_VALUE */
 

@@ -100,6 +100,15 @@ static void multiplex_fn(bsim_block *blk, int flag) {
       bsim_block_error(blk, "inputs carry %d elements but outputs %d", a, b);
     return;
   }
+  if (flag == BSIM_FLAG_JACOBIAN) {
+    /* the stacked outputs are the stacked inputs: an identity */
+    int n = 0;
+    for (int k = 0; k < blk->nin; k++)
+      n += bsim_std_insize(blk, k);
+    for (int i = 0; i < n; i++)
+      blk->jac[i + n * i] = 1.0;
+    return;
+  }
   if (flag != BSIM_FLAG_OUTPUTS && flag != BSIM_FLAG_REINIT) return;
   int off = 0;
   if (split) {
@@ -130,7 +139,7 @@ const bsim_block_type bsim_type_MUX = {
     1,
     mux_define,
     multiplex_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 const bsim_block_type bsim_type_DEMUX = {
     "DEMUX",
@@ -144,7 +153,7 @@ const bsim_block_type bsim_type_DEMUX = {
     1,
     demux_define,
     multiplex_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ------------------------------------------------------------ IN_f, OUT_f */
 

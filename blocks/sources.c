@@ -57,7 +57,7 @@ const bsim_block_type bsim_type_CONST_m = {
     1,
     const_m_define,
     const_m_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ------------------------------------------------------ CONST and CONST_f */
 
@@ -114,7 +114,7 @@ const bsim_block_type bsim_type_CONST = {
     1,
     const_define,
     cstblk_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 const bsim_block_type bsim_type_CONST_f = {
     "CONST_f",
@@ -126,7 +126,7 @@ const bsim_block_type bsim_type_CONST_f = {
     1,
     const_f_define,
     cstblk_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* --------------------------------------------------------------- GENSIN_f */
 
@@ -179,7 +179,7 @@ const bsim_block_type bsim_type_GENSIN_f = {
     3,
     gensin_define,
     gensin_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ----------------------------------------------------------------- TIME_f */
 
@@ -206,7 +206,7 @@ const bsim_block_type bsim_type_TIME_f = {
     0,
     time_define,
     time_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};
 
 /* ------------------------------------------------- STEP and STEP_FUNCTION */
 

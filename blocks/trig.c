@@ -22,7 +22,25 @@ static int trig_ports(bsim_define_ctx *ctx, bsim_model *m) {
 
 /* A non-finite result from a finite input is a domain error (asin(2)) or an
  * overflow (cosh(1000)); the integrator may back off and avoid it. */
-static void apply(bsim_block *blk, int flag, unary_fn f, const char *name) {
+static void apply(bsim_block *blk, int flag, unary_fn f, unary_fn df,
+                  const char *name) {
+  if (flag == BSIM_FLAG_JACOBIAN) {
+    /* element-wise: dy/du is diagonal */
+    int n = bsim_std_outsize(blk, 0);
+    for (int i = 0; i < n; i++) {
+      double u = blk->inptr[0][i], d = df(u);
+      if (!isfinite(d) && isfinite(u)) {
+        char what[128];
+        snprintf(what, sizeof what,
+                 "the derivative of %s at %g is undefined (element %d)", name,
+                 u, i + 1);
+        bsim_std_numeric_failure(blk, what);
+        return;
+      }
+      blk->jac[i + n * i] = d;
+    }
+    return;
+  }
   if (flag != BSIM_FLAG_OUTPUTS && flag != BSIM_FLAG_REINIT) return;
   int n = bsim_std_outsize(blk, 0);
   for (int i = 0; i < n; i++) {
@@ -39,9 +57,47 @@ static void apply(bsim_block *blk, int flag, unary_fn f, const char *name) {
   }
 }
 
+/* Derivatives, for flag 10. */
+static double d_sin(double u) {
+  return cos(u);
+}
+static double d_cos(double u) {
+  return -sin(u);
+}
+static double d_tan(double u) {
+  return 1.0 / (cos(u) * cos(u));
+}
+static double d_asin(double u) {
+  return 1.0 / sqrt(1.0 - u * u);
+}
+static double d_acos(double u) {
+  return -1.0 / sqrt(1.0 - u * u);
+}
+static double d_atan(double u) {
+  return 1.0 / (1.0 + u * u);
+}
+static double d_sinh(double u) {
+  return cosh(u);
+}
+static double d_cosh(double u) {
+  return sinh(u);
+}
+static double d_tanh(double u) {
+  return 1.0 / (cosh(u) * cosh(u));
+}
+static double d_asinh(double u) {
+  return 1.0 / sqrt(u * u + 1.0);
+}
+static double d_acosh(double u) {
+  return 1.0 / sqrt(u * u - 1.0);
+}
+static double d_atanh(double u) {
+  return 1.0 / (1.0 - u * u);
+}
+
 #define TRIG_FN(f)                                                             \
   static void f##_fn(bsim_block *blk, int flag) {                              \
-    apply(blk, flag, f, #f);                                                   \
+    apply(blk, flag, f, d_##f, #f);                                            \
   }
 TRIG_FN(sin)
 TRIG_FN(cos)
@@ -69,7 +125,7 @@ TRIG_FN(atanh)
       0,                                                                       \
       trig_ports,                                                              \
       f##_fn,                                                                  \
-      0};
+      BSIM_TYPE_JACOBIAN};
 TRIG_TYPE(sin)
 TRIG_TYPE(cos)
 TRIG_TYPE(tan)
@@ -128,4 +184,4 @@ const bsim_block_type bsim_type_TrigFun = {
     1,
     trigfun_define,
     sin_fn,
-    0};
+    BSIM_TYPE_JACOBIAN};

@@ -29,7 +29,7 @@ int bsim_std_scalar(bsim_define_ctx *ctx, const char *name, double *out) {
 }
 
 int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out) {
-  double d;
+  double d = 0;
   if (bsim_std_scalar(ctx, name, &d) != 0) return -1;
   if (d != floor(d) || d < min || d > 1e9)
     return bsim_define_error(

@@ -409,7 +409,7 @@ static int call(parser *P, const char *name, size_t pos, mat *args, int n,
   for (size_t i = 0; i < sizeof F2 / sizeof *F2; i++)
     if (n == 2 && strcmp(F2[i].name, name) == 0)
       return elementwise(P, &args[0], &args[1], F2[i].f, what, pos, 0, out);
-  long r, c;
+  long r = 0, c = 0;
   if (n == 2 && (!strcmp(name, "zeros") || !strcmp(name, "ones") ||
                  !strcmp(name, "eye"))) {
     if (size_arg(P, name, &args[0], pos, &r) ||

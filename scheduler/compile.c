@@ -454,7 +454,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   if (layout(p, torn, portbase) != 0) goto nomem;
   connect_inputs(p);
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
-      bsim_plan_sparsity(p) != 0)
+      bsim_plan_sparsity(p) != 0 || bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
   graph_free(&g);
   free(portbase);
@@ -472,6 +472,7 @@ fail:
 
 void bsim_plan_free(bsim_plan *p) {
   if (!p) return;
+  bsim_plan_jacobian_free(p); /* before the blocks: it clears their jac */
   for (int i = 0; p->blocks && i < p->nblocks; i++) {
     rt_block *rb = &p->blocks[i];
     free(rb->sizes);

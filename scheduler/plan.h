@@ -85,6 +85,13 @@ typedef struct bsim_plan {
   int *pat_colptr, *pat_rowidx;
   long pat_nnz;
 
+  /* Group of each unknown (ny entries) for block-Jacobi preconditioning:
+   * the states of one block, one torn signal, the dummy (jacobian.c). */
+  int *groups;
+  /* The analytic Jacobian's bookkeeping, NULL when some block evaluated
+   * during integration lacks flag 10 or there is no pattern (jacobian.c). */
+  struct bsim_plan_jac *jac;
+
   bsim_run_errors errs;
 } bsim_plan;
 
@@ -96,6 +103,17 @@ int bsim_plan_analyze_events(bsim_plan *p);
  * layout. 0 (pattern possibly left NULL when too dense), or -1 out of
  * memory. */
 int bsim_plan_sparsity(bsim_plan *p);
+
+/* Groups, and the analytic Jacobian when every block the residual
+ * evaluates implements flag 10 (jacobian.c); called by bsim_plan_create
+ * after the sparsity pattern. 0, or -1 out of memory. */
+int bsim_plan_jacobian_prepare(bsim_plan *p);
+void bsim_plan_jacobian_free(bsim_plan *p);
+/* J = dF/dy + cj dF/dy' at (t, y, y') in the pattern's order, from the
+ * blocks' flag 10 and the chain rule; the engine's jacobian callback
+ * (user = the plan, which must have p->jac). Returns BSIM_CB_*. */
+int bsim_plan_jacobian(double t, const double *y, const double *yp, double cj,
+                       double *values, void *user);
 
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err);
 void bsim_plan_free(bsim_plan *p);

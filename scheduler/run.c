@@ -103,7 +103,9 @@ static int cold_restart(run_state *r, bsim_error *err) {
                            .user = r->p,
                            .ode_form = r->p->ode_form,
                            .pattern_colptr = r->p->pat_colptr,
-                           .pattern_rowidx = r->p->pat_rowidx};
+                           .pattern_rowidx = r->p->pat_rowidx,
+                           .groups = r->p->groups,
+                           .jacobian = r->p->jac ? bsim_plan_jacobian : NULL};
       bsim_engine_settings set = {
           r->s->rtol, r->s->atol, (const char *const *)r->s->param_names,
           (const char *const *)r->s->param_values, r->s->nparams};

@@ -36,6 +36,17 @@ typedef struct bsim_problem {
    * banded linear solvers and colored finite differences use it. */
   const int *pattern_colptr;
   const int *pattern_rowidx;
+  /* Optional (NULL = each unknown alone): n entries, the group of each
+   * unknown for block-Jacobi preconditioning, e.g. the states of one diagram
+   * block. Members of a group are consecutive; ids start at 0 and grow by 1
+   * from one group to the next. */
+  const int *groups;
+  /* Optional (NULL when unavailable, and always NULL without a pattern):
+   * J = dF/dy + cj dF/dy' at (t, y, y') computed analytically, one value per
+   * pattern entry in the pattern's order (column by column). Returns
+   * BSIM_CB_*. Engines use it instead of finite differences. */
+  int (*jacobian)(double t, const double *y, const double *yp, double cj,
+                  double *values, void *user);
 } bsim_problem;
 
 /* Engine settings common to all engines; engine-specific ones come as

@@ -24,10 +24,12 @@
 extern const bsim_engine_type bsim_engine_ida;
 
 static const bsim_engine_param ida_params[P_COUNT] = {
-    {"linear-solver", "choice", "dense", "dense|band|klu",
+    {"linear-solver", "choice", "dense", "dense|band|klu|spgmr",
      "linear solver for the Newton iteration: dense (small systems), band "
      "(unknowns coupled only to near neighbours), klu (sparse LU with a "
-     "colored finite-difference Jacobian; large diagrams)"},
+     "colored finite-difference or analytic Jacobian; large diagrams), "
+     "spgmr (matrix-free GMRES with a preconditioner; large diagrams "
+     "whose Jacobian is expensive to factor)"},
     {"band-upper", "int", "-1", NULL,
      "upper half-bandwidth for linear-solver=band; -1 = from the system's "
      "sparsity pattern"},
@@ -48,6 +50,18 @@ static const bsim_engine_param ida_params[P_COUNT] = {
      "index-2 systems; off keeps algebraic signals accurate)"},
     {"max-nonlin-iters", "int", "4", NULL,
      "Newton iterations per step before the step is retried smaller"},
+    {"jacobian", "choice", "auto", "auto|fd",
+     "auto: the blocks' analytic Jacobian (flag 10) when every block "
+     "evaluated during integration provides one, else finite differences; "
+     "fd: always finite differences"},
+    {"krylov-dim", "int", "5", NULL,
+     "largest Krylov subspace of linear-solver=spgmr (GMRES restarts "
+     "after that many iterations)"},
+    {"preconditioner", "choice", "block-jacobi", "block-jacobi|diagonal|none",
+     "preconditioner of linear-solver=spgmr: block-jacobi (dense LU of the "
+     "diagonal blocks of the Jacobian, one block per diagram block's states "
+     "or torn signal; diagonal without a sparsity pattern), diagonal (the "
+     "Jacobian's diagonal), none"},
 };
 
 /* ---- callbacks ---------------------------------------------------------- */
@@ -136,6 +150,11 @@ static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
   IDAGetNumLinResEvals(e->mem, &lres); /* finite-difference Jacobian calls */
   st->residual_evals += lres;
   IDAGetNumJacEvals(e->mem, &st->jacobian_evals);
+  if (e->prec) { /* spgmr: each preconditioner setup forms a Jacobian */
+    long npe = 0;
+    IDAGetNumPrecEvals(e->mem, &npe);
+    st->jacobian_evals += npe;
+  }
   IDAGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
   IDAGetNumErrTestFails(e->mem, &st->error_test_failures);
   IDAGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
@@ -179,6 +198,10 @@ static void ida_free(bsim_engine *e) {
   if (e->ls) SUNLinSolFree(e->ls);
   if (e->A) SUNMatDestroy(e->A);
   bsim_cfd_free(e->cfd);
+  bsim_prec_free(e->prec);
+  free(e->jvals);
+  if (e->ptmp1) N_VDestroy(e->ptmp1);
+  if (e->ptmp2) N_VDestroy(e->ptmp2);
   free(e->colptr);
   free(e->rowidx);
   N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp};
@@ -223,7 +246,8 @@ static int check_ranges(const bsim_param_value *v, char *msg, size_t msglen) {
       bsim_engine_param_range(t, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_MAX_NONLIN_ITERS, v, 1, 1000, msg, msglen) ||
       bsim_engine_param_range(t, P_BAND_UPPER, v, -1, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen))
+      bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen) ||
+      bsim_engine_param_range(t, P_KRYLOV_DIM, v, 1, 500, msg, msglen))
     return -1;
   return 0;
 }

@@ -32,9 +32,30 @@ enum {
   P_CALCIC,
   P_SUPPRESS_ALG,
   P_MAX_NONLIN_ITERS,
+  P_JACOBIAN,
+  P_KRYLOV_DIM,
+  P_PRECOND,
   P_COUNT
 };
-enum { LS_DENSE, LS_BAND, LS_KLU };
+enum { LS_DENSE, LS_BAND, LS_KLU, LS_SPGMR };
+enum { JAC_AUTO, JAC_FD };
+enum { PC_BLOCK_JACOBI, PC_DIAGONAL, PC_NONE };
+
+/* Block-Jacobi preconditioner (precond.c): dense LU factors of the diagonal
+ * blocks of J, one block per group of consecutive unknowns; the diagonal
+ * preconditioner is the case of groups of one. */
+typedef struct bsim_prec bsim_prec;
+/* groups: n entries as bsim_problem.groups, or NULL for groups of one.
+ * NULL when out of memory. */
+bsim_prec *bsim_prec_create(int n, const int *groups);
+void bsim_prec_free(bsim_prec *pc);
+/* Factor from J's values in a pattern's order (colptr, rowidx), or, when
+ * colptr is NULL, from the n diagonal entries in values. 0, or 1 when a
+ * block is singular (IDA then retries with a fresh setup). */
+int bsim_prec_setup(bsim_prec *pc, const int *colptr, const int *rowidx,
+                    const double *values);
+/* z = P^-1 r (z may be r). */
+void bsim_prec_solve(const bsim_prec *pc, const double *r, double *z);
 enum { IC_YA_YDP, IC_Y, IC_NONE };
 
 struct bsim_engine {
@@ -49,6 +70,12 @@ struct bsim_engine {
   int *colptr, *rowidx;
   bsim_cfd *cfd;
   long jac_res_evals;
+  /* the problem's analytic Jacobian when used (else NULL), its values in
+   * the pattern's order, and the preconditioner of spgmr */
+  int (*jac)(double, const double *, const double *, double, double *, void *);
+  double *jvals;
+  bsim_prec *prec;
+  N_Vector ptmp1, ptmp2; /* scratch of the preconditioner setup */
   int n, ng;
   int (*residual)(double, const double *, const double *, double *, void *);
   int (*roots)(double, const double *, const double *, double *, void *);

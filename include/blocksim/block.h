@@ -30,7 +30,7 @@ enum {
   BSIM_FLAG_END = 5,         /* release what flag 4 took */
   BSIM_FLAG_REINIT = 6,      /* initial fixed point on outputs */
   BSIM_FLAG_ZCROSS = 9,      /* zero-crossing surfaces g, and modes */
-  BSIM_FLAG_JACOBIAN = 10    /* analytic Jacobian (later) */
+  BSIM_FLAG_JACOBIAN = 10    /* analytic Jacobian into jac (see below) */
 };
 
 /* Phase of the simulation, as Xcos's get_phase_simulation(): 1 while the
@@ -83,6 +83,15 @@ typedef struct bsim_block {
   double *evout; /* flag 3: delay before each event output fires, <0 = none */
 
   void **work; /* the block's private memory, set at flag 4 */
+
+  /* Flag 10 (types flagged BSIM_TYPE_JACOBIAN only): the block writes the
+   * dense matrix [dxd/dx dxd/du; dy/dx dy/du] at the current t, x and
+   * inputs, column-major, (nx + ny) rows by (nx + nu) columns, where u is
+   * every input's elements concatenated (input 1 first, each column-major)
+   * and y likewise every output's. Without states it is just dy/du. The
+   * scheduler allocates it and zeroes it before each call, so a block
+   * writes only its nonzero entries. NULL for other blocks. */
+  double *jac;
 
   /* Private to the scheduler: error reporting and bookkeeping. */
   void *ctx_;
@@ -171,6 +180,10 @@ typedef struct bsim_model {
    * +1 rising only, -1 falling only (all its surfaces alike). Crossings it
    * does not want are not located at all, so they cost nothing. */
   int zcdir;
+  /* 1: this instance cannot give flag 10 although its type is flagged
+   * BSIM_TYPE_JACOBIAN (e.g. INTEGRAL_m with saturation, whose Jacobian
+   * depends on modes); the solver then uses finite differences. */
+  int no_jacobian;
 } bsim_model;
 
 /* Allocation helpers for define steps: each (re)allocates the arrays and
@@ -202,7 +215,11 @@ enum {
    * STEP_FUNCTION superblock: the flattener adds that activation link. */
   BSIM_TYPE_SELF_ACTIVATED = 1u << 0,
   /* A superblock port (IN_f, OUT_f): dissolved by flattening, never run. */
-  BSIM_TYPE_PORT = 1u << 1
+  BSIM_TYPE_PORT = 1u << 1,
+  /* The computational function implements flag 10 (bsim_block.jac) for
+   * every instance whose model does not set no_jacobian. When every block
+   * the residual evaluates does, the solver gets an analytic Jacobian. */
+  BSIM_TYPE_JACOBIAN = 1u << 2
 };
 
 typedef struct bsim_block_type {

@@ -10,7 +10,7 @@ set(klu "${DATA}/solvers/klu_decay.xml")
 # The listing names ida with its parameters, one line each.
 expect_ok(solvers)
 expect_match("${RUN_OUT}" "ida: SUNDIALS IDA" "solvers lists ida")
-expect_match("${RUN_OUT}" "linear-solver [(]dense[|]band[|]klu, default dense[)]"
+expect_match("${RUN_OUT}" "linear-solver [(]dense[|]band[|]klu[|]spgmr, default dense[)]"
              "solvers shows linear-solver's choices and default")
 expect_ok(solvers ida)
 expect_match("${RUN_OUT}" "max-order +int +default 5" "solvers ida in full")
@@ -18,13 +18,30 @@ expect_fail(2 "nosuch.*valid: ida" solvers nosuch)
 
 # x' = -x/2 from x(0) = 1: x(10) = e^-5 = 0.006737947 with every linear
 # solver (rtol 1e-8 in the file; 1e-7 absolute allows for its global error).
-foreach(ls dense band klu)
+foreach(ls dense band klu spgmr)
   expect_ok(run "${decay}" --solver ida --solver-param linear-solver=${ls})
   expect_csv("${RUN_OUT}" "time,x" 101 "decay with ${ls}")
   list(GET CSV_ROWS 100 last)
   csv_field("${last}" 1 x)
   expect_near("${x}" "0.006737947" 7 1 "x(10) with ${ls}")
 endforeach()
+
+# spgmr with each preconditioner and both kinds of Jacobian.
+foreach(pc diagonal none block-jacobi)
+  expect_ok(run "${decay}" --solver-param linear-solver=spgmr
+            --solver-param preconditioner=${pc} --solver-param jacobian=fd)
+  expect_csv("${RUN_OUT}" "time,x" 101 "decay with spgmr/${pc}")
+  list(GET CSV_ROWS 100 last)
+  csv_field("${last}" 1 x)
+  expect_near("${x}" "0.006737947" 7 1 "x(10) with spgmr/${pc}")
+endforeach()
+expect_fail(2 "preconditioner must be one of block-jacobi[|]diagonal[|]none, not 'ilu'"
+            run "${decay}" --solver-param linear-solver=spgmr
+            --solver-param preconditioner=ilu)
+expect_fail(2 "jacobian must be one of auto[|]fd"
+            run "${decay}" --solver-param jacobian=exact)
+expect_fail(2 "krylov-dim must be between 1 and 500"
+            run "${decay}" --solver-param krylov-dim=0)
 
 # The file asks for klu; the command line wins per name.
 expect_ok(run "${klu}" --solver-param linear-solver=dense --stats)
@@ -38,7 +55,7 @@ expect_near("${x}" "0.3678794412" 8 2 "x(2) = e^-1")
 expect_fail(2 "nosuch.*valid: ida" run "${decay}" --solver nosuch)
 expect_fail(2 "max-ordr.*valid parameters: linear-solver.*max-order"
             run "${decay}" --solver-param max-ordr=3)
-expect_fail(2 "linear-solver must be one of dense[|]band[|]klu, not 'sparse'"
+expect_fail(2 "linear-solver must be one of dense[|]band[|]klu[|]spgmr, not 'sparse'"
             run "${decay}" --solver-param linear-solver=sparse)
 expect_fail(2 "max-order must be between 1 and 5"
             run "${decay}" --solver-param max-order=9)
@@ -46,7 +63,7 @@ expect_fail(2 "KEY=VALUE" run "${decay}" --solver-param linear-solver)
 expect_fail(2 "--solver" run "${decay}" --solver)
 expect_fail(2 "bad_param[.]xml:6.*max-ordr.*max-order"
             run "${DATA}/solvers/bad_param.xml")
-expect_fail(2 "bad_value[.]xml:5.*dense[|]band[|]klu"
+expect_fail(2 "bad_value[.]xml:5.*dense[|]band[|]klu[|]spgmr"
             run "${DATA}/solvers/bad_value.xml")
 
 file(GLOB left "${WORK}/*")

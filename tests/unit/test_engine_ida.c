@@ -328,7 +328,7 @@ static void test_registry(void) {
     n++;
   CHECK(n >= 1, "registry empty");
   const bsim_engine_type *t = ida();
-  CHECK(t->nparams == 10 && t->needs_ode == 0, "nparams %d", t->nparams);
+  CHECK(t->nparams == 13 && t->needs_ode == 0, "nparams %d", t->nparams);
 }
 
 int main(void) {

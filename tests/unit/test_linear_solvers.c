@@ -185,10 +185,13 @@ static double stat_of(const bsim_sim *s, const char *name) {
 static bsim_sim *run_with(const bsim_diagram *d, const char *linsol) {
   bsim_options o;
   bsim_options_init(&o);
-  const char *names[] = {"linear-solver"}, *values[] = {linsol};
+  /* finite differences: the comparison below is about their cost (the
+   * analytic Jacobian has its own test, test_analytic_jacobian.c) */
+  const char *names[] = {"linear-solver", "jacobian"},
+             *values[] = {linsol, "fd"};
   o.solver_param_names = names;
   o.solver_param_values = values;
-  o.nsolver_params = 1;
+  o.nsolver_params = 2;
   bsim_error err;
   bsim_error_clear(&err);
   bsim_sim *s = bsim_sim_create(d, &o, &err);

@@ -1,0 +1,433 @@
+/*
+ * The analytic Jacobian of the flattened system, J = dF/dy + cj dF/dy',
+ * assembled from the blocks' own Jacobians (flag 10) by the chain rule, so
+ * that the solver's Newton matrix costs one pass over the diagram instead
+ * of one residual call per column group (or per unknown for dense).
+ *
+ * Every output element carries its derivative with respect to y as a dense
+ * row over the few unknowns it depends on (the same sets sparsity.c
+ * computes: the block's states and what its direct-feedthrough inputs
+ * depend on), so the work and memory follow the sparsity pattern, not n^2.
+ * Along the evaluation order,
+ *   dy_b/dy = dy_b/dx_b * S_b + dy_b/du_b * du_b/dy,
+ * where S_b selects the block's states from y and du_b/dy is the source's
+ * row, a unit row for a torn signal w, or zero for an inactive source
+ * (constant while the integrator runs). The rows of F are then
+ *   F_x = x' - f:  -df/dy, plus cj on the diagonal;
+ *   F_w = w - h:   e_w - dh/dy;   dummy F = y': cj.
+ * Also here: the groups of unknowns for block-Jacobi preconditioning,
+ * which follow the same block structure.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/plan.h"
+#include "solvers/engine.h"
+
+/* Beyond this many stored derivative entries the bookkeeping is not worth
+ * it: finite differences serve such dense systems as well. */
+static const size_t jac_cap = (size_t)1 << 26;
+
+typedef struct jblock {
+  int on;    /* evaluated during integration: flag 10 is called */
+  int nyb;   /* output elements, all ports stacked */
+  int *cols; /* unknowns the outputs depend on, sorted */
+  int ncols;
+  double *d;  /* nyb x ncols, row-major: d(outputs)/dy over cols */
+  int *rcols; /* state blocks: unknowns the state equations read */
+  int nrcols;
+  double *dx; /* nx x nrcols, row-major: df/dy over rcols */
+} jblock;
+
+struct bsim_plan_jac {
+  jblock *jb;
+  int *inbase, *src_blk, *src_port; /* per input: its source */
+  int *portbase, *torn_of;          /* per output port: torn id or -1 */
+  int *pos;                         /* ny: place of an unknown in a set */
+  int *scratch;                     /* ny: set being collected */
+  double *res;                      /* ny: residual buffer for the bind */
+  double *jacbuf;                   /* every block's flag-10 matrix */
+};
+
+void bsim_plan_jacobian_free(bsim_plan *p) {
+  free(p->groups);
+  p->groups = NULL;
+  struct bsim_plan_jac *J = p->jac;
+  if (!J) return;
+  for (int b = 0; J->jb && b < p->nblocks; b++) {
+    free(J->jb[b].cols);
+    free(J->jb[b].d);
+    free(J->jb[b].rcols);
+    free(J->jb[b].dx);
+    p->blocks[b].b.jac = NULL;
+  }
+  free(J->jb);
+  free(J->inbase);
+  free(J->src_blk);
+  free(J->src_port);
+  free(J->portbase);
+  free(J->torn_of);
+  free(J->pos);
+  free(J->scratch);
+  free(J->res);
+  free(J->jacbuf);
+  free(J);
+  p->jac = NULL;
+}
+
+static int outsize(const rt_block *rb, int k) {
+  return rb->b.outsz[k] * rb->b.outsz[rb->b.nout + k];
+}
+
+static int insize(const rt_block *rb, int k) {
+  return rb->b.insz[k] * rb->b.insz[rb->b.nin + k];
+}
+
+static int nout_elems(const rt_block *rb) {
+  int n = 0;
+  for (int k = 0; k < rb->b.nout; k++)
+    n += outsize(rb, k);
+  return n;
+}
+
+static int nin_elems(const rt_block *rb) {
+  int n = 0;
+  for (int k = 0; k < rb->b.nin; k++)
+    n += insize(rb, k);
+  return n;
+}
+
+/* Can the block give flag 10? Its run-time type (model.sim may pick
+ * another function than the interface's) decides, unless the instance
+ * opted out; implicit blocks write residuals, which flag 10 does not
+ * describe. */
+static int supports(const rt_block *rb) {
+  const bsim_model *m = &rb->fb->model;
+  const bsim_block_type *t =
+      m->sim ? bsim_block_type_find(m->sim) : rb->fb->type;
+  return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
+         !(m->implicit && m->nx > 0);
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Add the unknowns input k of block b depends on to the set in scratch
+ * (pos marks members). */
+static void collect_input(const bsim_plan *p, int b, int k, int *n) {
+  struct bsim_plan_jac *J = p->jac;
+  int sb = J->src_blk[J->inbase[b] + k];
+  if (sb < 0) return;
+  int sp = J->src_port[J->inbase[b] + k];
+  int t = J->torn_of[J->portbase[sb] + sp];
+  const int *c = NULL;
+  int len = 0, first = 0;
+  if (t >= 0) {
+    first = p->torn[t].yoff;
+    len = p->torn[t].n;
+  } else {
+    c = J->jb[sb].cols;
+    len = J->jb[sb].ncols;
+  }
+  for (int i = 0; i < len; i++) {
+    int j = c ? c[i] : first + i;
+    if (J->pos[j] < 0) {
+      J->pos[j] = 1;
+      J->scratch[(*n)++] = j;
+    }
+  }
+}
+
+/* The set of block b's outputs (rows = 0) or state equations (rows = 1):
+ * own states, then inputs (direct-feedthrough ones only for outputs). */
+static int build_set(const bsim_plan *p, int b, int rows, int **out, int *len,
+                     size_t *total) {
+  struct bsim_plan_jac *J = p->jac;
+  const rt_block *rb = &p->blocks[b];
+  int n = 0;
+  for (int s = 0; s < rb->b.nx; s++) {
+    J->pos[rb->xoff + s] = 1;
+    J->scratch[n++] = rb->xoff + s;
+  }
+  for (int k = 0; k < rb->b.nin; k++)
+    if (rows || rb->fb->model.dep_u[k]) collect_input(p, b, k, &n);
+  for (int i = 0; i < n; i++)
+    J->pos[J->scratch[i]] = -1;
+  qsort(J->scratch, (size_t)n, sizeof(int), cmp_int);
+  *len = n;
+  *total += (size_t)n * (size_t)(rows ? rb->b.nx : nout_elems(rb));
+  if (*total > jac_cap) return 1;
+  *out = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!*out) return -1;
+  memcpy(*out, J->scratch, sizeof(int) * (size_t)n);
+  return 0;
+}
+
+static int make_groups(bsim_plan *p) {
+  p->groups = malloc(sizeof(int) * (size_t)p->ny);
+  if (!p->groups) return -1;
+  int g = 0;
+  for (int b = 0; b < p->nblocks; b++) /* layout: states in block order */
+    if (p->blocks[b].xoff >= 0) {
+      for (int s = 0; s < p->blocks[b].b.nx; s++)
+        p->groups[p->blocks[b].xoff + s] = g;
+      g++;
+    }
+  for (int t = 0; t < p->ntorn; t++, g++)
+    for (int i = 0; i < p->torn[t].n; i++)
+      p->groups[p->torn[t].yoff + i] = g;
+  if (p->dummy) p->groups[0] = g;
+  return 0;
+}
+
+/* The sources of every input and the torn ports, as sparsity.c reads them. */
+static int wire(bsim_plan *p) {
+  struct bsim_plan_jac *J = p->jac;
+  const bsim_flat *f = p->flat;
+  int nb = p->nblocks;
+  J->inbase = calloc((size_t)nb + 1, sizeof(int));
+  J->portbase = calloc((size_t)nb + 1, sizeof(int));
+  if (!J->inbase || !J->portbase) return -1;
+  for (int b = 0; b < nb; b++) {
+    J->inbase[b + 1] = J->inbase[b] + p->blocks[b].b.nin;
+    J->portbase[b + 1] = J->portbase[b] + p->blocks[b].b.nout;
+  }
+  J->src_blk = malloc(sizeof(int) * (size_t)(J->inbase[nb] + 1));
+  J->src_port = malloc(sizeof(int) * (size_t)(J->inbase[nb] + 1));
+  J->torn_of = malloc(sizeof(int) * (size_t)(J->portbase[nb] + 1));
+  if (!J->src_blk || !J->src_port || !J->torn_of) return -1;
+  for (int i = 0; i < J->inbase[nb]; i++)
+    J->src_blk[i] = -1;
+  for (int i = 0; i < J->portbase[nb]; i++)
+    J->torn_of[i] = -1;
+  for (int t = 0; t < p->ntorn; t++)
+    J->torn_of[J->portbase[p->torn[t].block] + p->torn[t].port] = t;
+  for (int l = 0; l < f->nlinks; l++) {
+    const bsim_flat_link *ln = &f->links[l];
+    J->src_blk[J->inbase[ln->to_block] + ln->to_port] = ln->from_block;
+    J->src_port[J->inbase[ln->to_block] + ln->to_port] = ln->from_port;
+  }
+  return 0;
+}
+
+int bsim_plan_jacobian_prepare(bsim_plan *p) {
+  if (make_groups(p) != 0) return -1;
+  if (!p->pat_colptr) return 0;
+  for (int k = 0; k < p->nactive; k++)
+    if (!supports(&p->blocks[p->active_order[k]])) return 0;
+  for (int k = 0; k < p->nstate_blocks; k++)
+    if (!supports(&p->blocks[p->state_blocks[k]])) return 0;
+
+  struct bsim_plan_jac *J = calloc(1, sizeof *J);
+  if (!J) return -1;
+  p->jac = J;
+  int nb = p->nblocks, ny = p->ny;
+  J->jb = calloc((size_t)nb, sizeof(jblock));
+  J->pos = malloc(sizeof(int) * (size_t)ny);
+  J->scratch = malloc(sizeof(int) * (size_t)ny);
+  J->res = calloc((size_t)ny, sizeof(double));
+  if (!J->jb || !J->pos || !J->scratch || !J->res || wire(p) != 0) goto fail;
+  for (int i = 0; i < ny; i++)
+    J->pos[i] = -1;
+  for (int k = 0; k < p->nactive; k++)
+    J->jb[p->active_order[k]].on = 1;
+  for (int k = 0; k < p->nstate_blocks; k++)
+    J->jb[p->state_blocks[k]].on = 1;
+
+  size_t nbuf = 0, total = 0;
+  for (int b = 0; b < nb; b++)
+    if (J->jb[b].on) {
+      const rt_block *rb = &p->blocks[b];
+      J->jb[b].nyb = nout_elems(rb);
+      nbuf += (size_t)(rb->b.nx + J->jb[b].nyb) *
+              (size_t)(rb->b.nx + nin_elems(rb));
+    }
+  J->jacbuf = malloc(sizeof(double) * (nbuf ? nbuf : 1));
+  if (!J->jacbuf) goto fail;
+  nbuf = 0;
+  for (int b = 0; b < nb; b++)
+    if (J->jb[b].on) {
+      rt_block *rb = &p->blocks[b];
+      rb->b.jac = J->jacbuf + nbuf;
+      nbuf += (size_t)(rb->b.nx + J->jb[b].nyb) *
+              (size_t)(rb->b.nx + nin_elems(rb));
+    }
+
+  /* Output sets in evaluation order (sources first), then state sets. */
+  for (int k = 0; k < p->nactive; k++) {
+    int b = p->active_order[k];
+    jblock *jb = &J->jb[b];
+    int rc = build_set(p, b, 0, &jb->cols, &jb->ncols, &total);
+    if (rc > 0) goto too_big;
+    if (rc < 0) goto fail;
+    jb->d = malloc(sizeof(double) * (size_t)(jb->nyb * jb->ncols + 1));
+    if (!jb->d) goto fail;
+  }
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    int b = p->state_blocks[k];
+    jblock *jb = &J->jb[b];
+    int rc = build_set(p, b, 1, &jb->rcols, &jb->nrcols, &total);
+    if (rc > 0) goto too_big;
+    if (rc < 0) goto fail;
+    jb->dx =
+        malloc(sizeof(double) * (size_t)(p->blocks[b].b.nx * jb->nrcols + 1));
+    if (!jb->dx) goto fail;
+  }
+  return 0;
+too_big : {
+  int *groups = p->groups;
+  p->groups = NULL;
+  bsim_plan_jacobian_free(p);
+  p->groups = groups;
+  return 0;
+}
+fail : {
+  int *groups = p->groups;
+  p->groups = NULL;
+  bsim_plan_jacobian_free(p);
+  p->groups = groups;
+  return -1;
+}
+}
+
+/* row (over the set whose members pos maps) += a * d(input k element e)/dy */
+static void add_input(const bsim_plan *p, int b, int k, int e, double a,
+                      double *row) {
+  const struct bsim_plan_jac *J = p->jac;
+  int sb = J->src_blk[J->inbase[b] + k];
+  if (sb < 0) return;
+  int sp = J->src_port[J->inbase[b] + k];
+  int t = J->torn_of[J->portbase[sb] + sp];
+  if (t >= 0) {
+    row[J->pos[p->torn[t].yoff + e]] += a;
+    return;
+  }
+  const jblock *src = &J->jb[sb];
+  if (!src->d) return; /* inactive: constant while integrating */
+  int off = 0;
+  for (int q = 0; q < sp; q++)
+    off += outsize(&p->blocks[sb], q);
+  const double *srow = src->d + (size_t)(off + e) * (size_t)src->ncols;
+  for (int c = 0; c < src->ncols; c++)
+    if (srow[c] != 0) row[J->pos[src->cols[c]]] += a * srow[c];
+}
+
+/* Rows r0 .. r0+nr-1 of the block's flag-10 matrix as rows over cols
+ * (outputs: direct-feedthrough inputs only). */
+static void chain_rows(const bsim_plan *p, int b, int r0, int nr, int all_in,
+                       const int *cols, int ncols, double *out) {
+  const struct bsim_plan_jac *J = p->jac;
+  const rt_block *rb = &p->blocks[b];
+  int nx = rb->b.nx, nrow = nx + J->jb[b].nyb;
+  const double *jac = rb->b.jac;
+  for (int c = 0; c < ncols; c++)
+    J->pos[cols[c]] = c;
+  memset(out, 0, sizeof(double) * (size_t)nr * (size_t)ncols);
+  for (int r = 0; r < nr; r++) {
+    double *row = out + (size_t)r * (size_t)ncols;
+    for (int c = 0; c < nx; c++) {
+      double a = jac[(r0 + r) + nrow * c];
+      if (a != 0) row[J->pos[rb->xoff + c]] += a;
+    }
+    int uoff = nx;
+    for (int k = 0; k < rb->b.nin; k++) {
+      int nk = insize(rb, k);
+      if (all_in || rb->fb->model.dep_u[k])
+        for (int e = 0; e < nk; e++) {
+          double a = jac[(r0 + r) + (size_t)nrow * (size_t)(uoff + e)];
+          if (a != 0) add_input(p, b, k, e, a, row);
+        }
+      uoff += nk;
+    }
+  }
+  for (int c = 0; c < ncols; c++)
+    J->pos[cols[c]] = -1;
+}
+
+/* values[(i, j)] += v; the entry must be in the pattern. */
+static int put(const bsim_plan *p, double *values, int i, int j, double v) {
+  int lo = p->pat_colptr[j], hi = p->pat_colptr[j + 1] - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2, r = p->pat_rowidx[mid];
+    if (r == i) {
+      values[mid] += v;
+      return 0;
+    }
+    if (r < i)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return v == 0 ? 0 : -1;
+}
+
+static int outside_pattern(bsim_plan *p, int i, int j) {
+  p->errs.fatal = 1;
+  bsim_error_set(&p->errs.err, BSIM_ERR_SIM,
+                 "analytic Jacobian: entry (%d, %d) lies outside the "
+                 "sparsity pattern (hint: run with --solver-param "
+                 "jacobian=fd and report the diagram)",
+                 i, j);
+  return BSIM_CB_FATAL;
+}
+
+int bsim_plan_jacobian(double t, const double *y, const double *yp, double cj,
+                       double *values, void *user) {
+  bsim_plan *p = user;
+  struct bsim_plan_jac *J = p->jac;
+  if (!J) return BSIM_CB_FATAL;
+  p->errs.recoverable = 0;
+  bsim_plan_bind(p, t, y, yp, J->res, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_plan_outputs(p, 0);
+  if (rc != BSIM_CB_OK) return rc;
+  for (int b = 0; b < p->nblocks; b++) {
+    if (!J->jb[b].on) continue;
+    rt_block *rb = &p->blocks[b];
+    size_t sz =
+        (size_t)(rb->b.nx + J->jb[b].nyb) * (size_t)(rb->b.nx + nin_elems(rb));
+    memset(rb->b.jac, 0, sizeof(double) * sz);
+    if ((rc = bsim_plan_call(p, b, BSIM_FLAG_JACOBIAN)) != BSIM_CB_OK)
+      return rc;
+  }
+  for (int k = 0; k < p->nactive; k++) {
+    int b = p->active_order[k];
+    const jblock *jb = &J->jb[b];
+    chain_rows(p, b, p->blocks[b].b.nx, jb->nyb, 0, jb->cols, jb->ncols, jb->d);
+  }
+  memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    int b = p->state_blocks[k];
+    const jblock *jb = &J->jb[b];
+    int nx = p->blocks[b].b.nx, xoff = p->blocks[b].xoff;
+    chain_rows(p, b, 0, nx, 1, jb->rcols, jb->nrcols, jb->dx);
+    for (int r = 0; r < nx; r++) {
+      int i = xoff + r;
+      if (put(p, values, i, i, cj) != 0) return outside_pattern(p, i, i);
+      for (int c = 0; c < jb->nrcols; c++)
+        if (put(p, values, i, jb->rcols[c],
+                -jb->dx[(size_t)r * (size_t)jb->nrcols + (size_t)c]) != 0)
+          return outside_pattern(p, i, jb->rcols[c]);
+    }
+  }
+  for (int tt = 0; tt < p->ntorn; tt++) {
+    const rt_torn *tw = &p->torn[tt];
+    const jblock *src = &J->jb[tw->block];
+    int off = 0;
+    for (int q = 0; q < tw->port; q++)
+      off += outsize(&p->blocks[tw->block], q);
+    for (int e = 0; e < tw->n; e++) {
+      int i = tw->yoff + e;
+      if (put(p, values, i, i, 1.0) != 0) return outside_pattern(p, i, i);
+      if (!src->d) continue;
+      const double *row = src->d + (size_t)(off + e) * (size_t)src->ncols;
+      for (int c = 0; c < src->ncols; c++)
+        if (put(p, values, i, src->cols[c], -row[c]) != 0)
+          return outside_pattern(p, i, src->cols[c]);
+    }
+  }
+  if (p->dummy && put(p, values, 0, 0, cj) != 0)
+    return outside_pattern(p, 0, 0);
+  return BSIM_CB_OK;
+}

@@ -1,0 +1,215 @@
+/*
+ * The analytic Jacobian assembled from the blocks' flag 10
+ * (scheduler/jacobian.c): equal to colored finite differences entry by
+ * entry on a nonlinear diagram with a torn loop, the same trajectories as
+ * finite differences with dense and klu for fewer residual calls, and a
+ * silent fallback to finite differences when a block cannot give flag 10.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blocksim/blocksim.h"
+#include "scheduler/sim.h"
+#include "solvers/colored_fd.h"
+#include "solvers/engine.h"
+
+#ifndef BSIM_TEST_DATA
+#error "BSIM_TEST_DATA must name the tests/data folder"
+#endif
+
+#include "tests/unit/test_check.h"
+
+static char data_path[1024];
+
+static bsim_diagram *load(const char *path) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d = bsim_diagram_load(path, &err);
+  CHECK(d != NULL, "%s: %s", path, err.message);
+  return d;
+}
+
+static double stat_of(const bsim_sim *s, const char *name) {
+  double v;
+  const char *n;
+  for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
+    if (strcmp(n, name) == 0) return v;
+  return -1;
+}
+
+/* ---- J through the plan against colored finite differences -------------- */
+
+static void test_plan_jacobian(void) {
+  bsim_diagram *d = load(data_path);
+  if (!d) return;
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "create: %s", err.message);
+  if (!s) {
+    bsim_diagram_free(d);
+    return;
+  }
+  bsim_plan *p = s->plan;
+  CHECK(p->jac != NULL && p->pat_colptr != NULL,
+        "every block has flag 10 but no analytic Jacobian was prepared");
+  /* 2 CLSS states, z, v and the torn loop signal */
+  CHECK(p->ny == 5 && p->ntorn == 1, "ny %d, ntorn %d", p->ny, p->ntorn);
+  if (p->jac && p->ny == 5) {
+    int n = p->ny, nnz = p->pat_colptr[n];
+    double y[5], yp[5], f0[5], inc[5];
+    double *fd = calloc((size_t)nnz, sizeof(double));
+    double *an = calloc((size_t)nnz, sizeof(double));
+    /* a point away from zeros, so that every product and sine matters */
+    for (int i = 0; i < n; i++) {
+      y[i] = 0.4 + 0.37 * sin(1.3 * i + 0.2);
+      yp[i] = 0.1 * cos(2.1 * i);
+      inc[i] = 1e-7 * fmax(1.0, fabs(y[i]));
+    }
+    const double t = 0.3, cj = 3.7;
+    CHECK(bsim_plan_residual(t, y, yp, f0, p) == BSIM_CB_OK, "residual");
+    bsim_cfd *c = bsim_cfd_create(n, p->pat_colptr, p->pat_rowidx);
+    CHECK(c && bsim_cfd_eval(c, bsim_plan_residual, p, t, y, yp, f0, cj, inc,
+                             fd) == 0,
+          "colored FD");
+    CHECK(bsim_plan_jacobian(t, y, yp, cj, an, p) == BSIM_CB_OK, "analytic: %s",
+          p->errs.err.message);
+    /* Forward differences with steps 1e-7 on O(1) curvatures: truncation
+     * ~5e-8, roundoff ~1e-9; 1e-6 relative (absolute below 1) is safe and
+     * still far below any real mistake (a missing term is O(0.1)). */
+    double worst = 0;
+    int nonzero = 0;
+    for (int j = 0; j < n; j++)
+      for (int q = p->pat_colptr[j]; q < p->pat_colptr[j + 1]; q++) {
+        double e = fabs(an[q] - fd[q]) / fmax(1.0, fabs(an[q]));
+        if (e > worst) worst = e;
+        if (an[q] != 0) nonzero++;
+        CHECK(e <= 1e-6, "J(%d,%d): analytic %.12g, FD %.12g", p->pat_rowidx[q],
+              j, an[q], fd[q]);
+      }
+    fprintf(stderr,
+            "  plan Jacobian: %d entries (%d nonzero), max rel diff to FD "
+            "%.2g\n",
+            nnz, nonzero, worst);
+    CHECK(nonzero >= 10, "only %d nonzero entries", nonzero);
+    bsim_cfd_free(c);
+    free(fd);
+    free(an);
+  }
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+}
+
+/* ---- trajectories: jacobian=auto against jacobian=fd --------------------- */
+
+static bsim_sim *run_with(const bsim_diagram *d, const char *linsol,
+                          const char *jac) {
+  bsim_options o;
+  bsim_options_init(&o);
+  const char *names[] = {"linear-solver", "jacobian"},
+             *values[] = {linsol, jac};
+  o.solver_param_names = names;
+  o.solver_param_values = values;
+  o.nsolver_params = 2;
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, &o, &err);
+  if (s && bsim_sim_run(s, &err) != 0) {
+    bsim_sim_free(s);
+    s = NULL;
+  }
+  CHECK(s != NULL, "%s/%s: %s", linsol, jac, err.message);
+  return s;
+}
+
+static void test_trajectories(void) {
+  bsim_diagram *d = load(data_path);
+  if (!d) return;
+  const char *ls[] = {"dense", "klu", "band"};
+  for (int k = 0; k < 3; k++) {
+    bsim_sim *a = run_with(d, ls[k], "auto"), *f = run_with(d, ls[k], "fd");
+    if (a && f) {
+      size_t rows = bsim_result_rows(a), cols = bsim_result_cols(a);
+      CHECK(rows == bsim_result_rows(f) && cols == bsim_result_cols(f) &&
+                rows == 51,
+            "%s: shapes", ls[k]);
+      const double *va = bsim_result_data(a), *vf = bsim_result_data(f);
+      double worst = 0;
+      for (size_t i = 0; i < rows * cols && rows == bsim_result_rows(f); i++)
+        worst = fmax(worst, fabs(va[i] - vf[i]));
+      /* Both solve the same equations at rtol 1e-10, atol 1e-12; only the
+       * Newton matrices differ (by ~1e-7 relative), which changes steps,
+       * not the solution beyond ~1e-9 on values of size 1. */
+      CHECK(worst <= 1e-8, "%s: auto vs fd max diff %.3g", ls[k], worst);
+      double ra = stat_of(a, "residual-evals"),
+             rf = stat_of(f, "residual-evals");
+      double ja = stat_of(a, "jacobian-evals");
+      fprintf(stderr,
+              "  %-5s: max |auto - fd| %.2g; residual evals auto %g, fd %g; "
+              "jacobian evals auto %g\n",
+              ls[k], worst, ra, rf, ja);
+      CHECK(ra < rf, "%s: analytic run used %g residual calls, FD %g", ls[k],
+            ra, rf);
+      CHECK(ja > 0, "%s: no Jacobian evaluation counted", ls[k]);
+    }
+    bsim_sim_free(a);
+    bsim_sim_free(f);
+  }
+  bsim_diagram_free(d);
+}
+
+/* ---- a block without flag 10: finite differences, silently -------------- */
+
+static void test_fallback(void) {
+  char path[] = "/tmp/bsim_test_anjac_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0, "mkstemp");
+  if (fd < 0) return;
+  FILE *fp = fdopen(fd, "w");
+  /* x' = 1 - x saturated at 0.5 (INTEGRAL_m with satur = 1 opts out of
+   * flag 10), then |x| (ABS_VALUE has no flag 10 at all). */
+  fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"fb\">\n"
+              "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
+              "  <output samples=\"4\"/>\n"
+              "  <block id=\"u\" type=\"CONST_m\"/>\n"
+              "  <block id=\"e\" type=\"SUMMATION\"/>\n"
+              "  <block id=\"x\" type=\"INTEGRAL_m\"><param name=\"satur\" "
+              "value=\"1\"/><param name=\"max\" value=\"0.5\"/><param "
+              "name=\"min\" value=\"-1\"/></block>\n"
+              "  <link from=\"u:1\" to=\"e:1\"/>\n"
+              "  <link from=\"x:1\" to=\"e:2\"/>\n"
+              "  <link from=\"e:1\" to=\"x:1\"/>\n"
+              "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
+  fclose(fp);
+  bsim_diagram *d = load(path);
+  remove(path);
+  if (!d) return;
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "%s", err.message);
+  if (s) {
+    CHECK(s->plan->jac == NULL, "saturated integrator: analytic Jacobian used");
+    CHECK(bsim_sim_run(s, &err) == 0, "run: %s", err.message);
+    size_t rows = bsim_result_rows(s);
+    /* x reaches 0.5 at ln 2 and is held there: exactly the limit */
+    CHECK(rows == 4 && fabs(bsim_result_data(s)[rows - 1] - 0.5) < 1e-12,
+          "x(3) = %.15g", rows ? bsim_result_data(s)[rows - 1] : NAN);
+    bsim_sim_free(s);
+  }
+  bsim_diagram_free(d);
+}
+
+int main(void) {
+  snprintf(data_path, sizeof data_path, "%s/solvers/jac_nonlinear.xml",
+           BSIM_TEST_DATA);
+  test_plan_jacobian();
+  test_trajectories();
+  test_fallback();
+  if (failures)
+    fprintf(stderr, "test_analytic_jacobian: %d failure(s)\n", failures);
+  return failures ? 1 : 0;
+}

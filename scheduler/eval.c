@@ -43,10 +43,15 @@ void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...) {
 
 void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
                     double *res, int phase) {
-  for (int i = 0; i < p->nblocks; i++) {
-    p->blocks[i].b.t = t;
-    p->blocks[i].b.phase = phase;
+  /* This runs at every residual evaluation: the phase changes rarely, so
+   * it is written only when it does. */
+  if (phase != p->phase) {
+    for (int i = 0; i < p->nblocks; i++)
+      p->blocks[i].b.phase = phase;
+    p->phase = phase;
   }
+  for (int i = 0; i < p->nblocks; i++)
+    p->blocks[i].b.t = t;
   for (int k = 0; k < p->nstate_blocks; k++) {
     rt_block *rb = &p->blocks[p->state_blocks[k]];
     /* the engine's vectors are read-only to us except through res; blocks
@@ -65,23 +70,30 @@ void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
            sizeof(double) * (size_t)p->torn[t2].n);
 }
 
-int bsim_plan_call(bsim_plan *p, int blk, int flag) {
-  rt_block *rb = &p->blocks[blk];
-  rb->fn(&rb->b, flag);
+
+static int status_of(const bsim_plan *p) {
   if (p->errs.fatal) return BSIM_CB_FATAL;
   if (p->errs.recoverable) return BSIM_CB_RECOVERABLE;
   return BSIM_CB_OK;
 }
 
+int bsim_plan_call(bsim_plan *p, int blk, int flag) {
+  rt_block *rb = &p->blocks[blk];
+  rb->fn(&rb->b, flag);
+  return status_of(p);
+}
+
+/* Failures are checked once after the pass, not after every block: this is
+ * the hot path, the first message is kept anyway, and blocks after a failed
+ * one only compute values nobody will use. */
 int bsim_plan_outputs(bsim_plan *p, int all) {
   const int *list = all ? p->order : p->active_order;
   int n = all ? p->nblocks : p->nactive;
   for (int k = 0; k < n; k++) {
-    if (p->blocks[list[k]].b.nout == 0) continue;
-    int rc = bsim_plan_call(p, list[k], BSIM_FLAG_OUTPUTS);
-    if (rc != BSIM_CB_OK) return rc;
+    rt_block *rb = &p->blocks[list[k]];
+    if (rb->b.nout > 0) rb->fn(&rb->b, BSIM_FLAG_OUTPUTS);
   }
-  return BSIM_CB_OK;
+  return status_of(p);
 }
 
 int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
@@ -96,9 +108,11 @@ int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
 
 int bsim_plan_residual_tail(bsim_plan *p, const double *yp, double *res) {
   for (int k = 0; k < p->nstate_blocks; k++) {
-    int rc = bsim_plan_call(p, p->state_blocks[k], BSIM_FLAG_DERIVATIVES);
-    if (rc != BSIM_CB_OK) return rc;
+    rt_block *rb = &p->blocks[p->state_blocks[k]];
+    rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
   }
+  int rc = status_of(p);
+  if (rc != BSIM_CB_OK) return rc;
   /* explicit blocks gave f in res: F_x = x' - f */
   for (int k = 0; k < p->nstate_blocks; k++) {
     rt_block *rb = &p->blocks[p->state_blocks[k]];

@@ -53,6 +53,7 @@ typedef struct bsim_plan {
   int nstate_blocks;
   int *zc_blocks; /* blocks with ng > 0 or nmode > 0 */
   int nzc_blocks;
+  int phase; /* the phase every block's view currently says */
   rt_torn *torn;
   int ntorn;
   int nx;       /* differential unknowns */

@@ -385,13 +385,7 @@ static const bsim_param_spec clr_params[] = {
 };
 
 static int clr_define(bsim_define_ctx *ctx, bsim_model *m) {
-  bsim_tf_ss ss;
-  double *buf = bsim_std_tf_realize(ctx, &ss);
-  if (!buf) return -1;
-  int rc =
-      bsim_std_lti_model(ctx, m, 0, ss.n, 1, 1, ss.A, ss.B, ss.C, &ss.D, NULL);
-  free(buf);
-  return rc;
+  return bsim_std_tf_model(ctx, m, 0);
 }
 
 const bsim_block_type bsim_type_CLR = {

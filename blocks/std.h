@@ -71,6 +71,8 @@ double *bsim_std_tf_realize(bsim_define_ctx *ctx, bsim_tf_ss *ss);
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous
  * (csslti4: x0, dep_t) or discrete (dsslti4: z0, one event input). */
+/* CLR / DLR: the transfer function's realisation as an LTI model. */
+int bsim_std_tf_model(bsim_define_ctx *ctx, bsim_model *m, int discrete);
 int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
                        int nu, int ny, const double *A, const double *B,
                        const double *C, const double *D, const double *x0);

@@ -132,3 +132,13 @@ int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
   m->dep_t = !discrete;
   return 0;
 }
+
+int bsim_std_tf_model(bsim_define_ctx *ctx, bsim_model *m, int discrete) {
+  bsim_tf_ss ss;
+  double *buf = bsim_std_tf_realize(ctx, &ss);
+  if (!buf) return -1;
+  int rc = bsim_std_lti_model(ctx, m, discrete, ss.n, 1, 1, ss.A, ss.B, ss.C,
+                              &ss.D, NULL);
+  free(buf);
+  return rc;
+}

@@ -57,17 +57,6 @@ extern const int bsim_sink_ntypes;
 
 /* util.c */
 
-/* A SISO transfer function num/den (parameters "num", "den", coefficients
- * highest power first) realised in controllable canonical form, as
- * Scilab's cont_frm builds it for CLR and DLR. */
-typedef struct bsim_tf_ss {
-  int n;             /* states */
-  double *A, *B, *C; /* n x n, n x 1, 1 x n, column-major */
-  double D;
-} bsim_tf_ss;
-/* Fills ss; returns the buffer holding A, B, C (free it after use), or
- * NULL after reporting an improper or empty transfer function. */
-double *bsim_std_tf_realize(bsim_define_ctx *ctx, bsim_tf_ss *ss);
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous
  * (csslti4: x0, dep_t) or discrete (dsslti4: z0, one event input). */

@@ -63,7 +63,18 @@ static int trim_coefficients(const bsim_value *p, const double **coef) {
   return n - k;
 }
 
-double *bsim_std_tf_realize(bsim_define_ctx *ctx, bsim_tf_ss *ss) {
+/* A SISO transfer function num/den (parameters "num", "den", coefficients
+ * highest power first) realised in controllable canonical form, as
+ * Scilab's cont_frm builds it for CLR and DLR. */
+typedef struct tf_ss {
+  int n;             /* states */
+  double *A, *B, *C; /* n x n, n x 1, 1 x n, column-major */
+  double D;
+} tf_ss;
+
+/* Fills ss; returns the buffer holding A, B, C (free it after use), or
+ * NULL after reporting an improper or empty transfer function. */
+static double *tf_realize(bsim_define_ctx *ctx, tf_ss *ss) {
   const double *num, *den;
   int lnum = trim_coefficients(bsim_param(ctx, "num"), &num);
   int lden = trim_coefficients(bsim_param(ctx, "den"), &den);
@@ -134,8 +145,8 @@ int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
 }
 
 int bsim_std_tf_model(bsim_define_ctx *ctx, bsim_model *m, int discrete) {
-  bsim_tf_ss ss;
-  double *buf = bsim_std_tf_realize(ctx, &ss);
+  tf_ss ss;
+  double *buf = tf_realize(ctx, &ss);
   if (!buf) return -1;
   int rc = bsim_std_lti_model(ctx, m, discrete, ss.n, 1, 1, ss.A, ss.B, ss.C,
                               &ss.D, NULL);

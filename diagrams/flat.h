@@ -28,7 +28,7 @@ typedef struct bsim_flat_observe {
 } bsim_flat_observe;
 
 typedef struct bsim_flat {
-  const char *file;
+  char *file; /* a copy: the flat diagram outlives the diagram it came from */
   bsim_flat_block *blocks;
   int nblocks;
   bsim_flat_link *links; /* data links, one per (source, destination) */

@@ -436,9 +436,14 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   int *lines = NULL;
   int rc = out ? 0 : dg_fl_nomem(&f);
   if (rc == 0) {
-    out->file = d->file;
+    out->file = strdup(d->file ? d->file : "");
+    if (!out->file) rc = dg_fl_nomem(&f);
     out->settings = d->settings;
     out->settings.solver = NULL;
+    /* the run takes solver parameters from the diagram itself; the flat
+     * copy must not alias an array it does not own */
+    out->settings.solver_params = NULL;
+    out->settings.nsolver_params = 0;
     if (d->settings.solver &&
         !(out->settings.solver = strdup(d->settings.solver)))
       rc = dg_fl_nomem(&f);
@@ -478,5 +483,6 @@ void bsim_flat_free(bsim_flat *f) {
     free(f->observes[i].name);
   free(f->observes);
   free(f->settings.solver);
+  free(f->file);
   free(f);
 }

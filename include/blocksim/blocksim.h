@@ -113,7 +113,9 @@ int bsim_solver_param_at(const char *solver, size_t i,
 
 typedef struct bsim_sim bsim_sim;
 
-/* Flatten and compile: after this the system's size is known. */
+/* Flatten and compile: after this the system's size is known. The sim keeps
+ * no reference to d, which may be freed (or overridden and used for
+ * another sim) right after. */
 bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
                           bsim_error *err);
 void bsim_sim_free(bsim_sim *s);

@@ -19,6 +19,8 @@ typedef struct an_args {
   const char *diagram, *export_dir;
   double at;
   char *inputs, *outputs; /* comma-separated copies */
+  const char **params;    /* -p TARGET=VALUE, argc slots */
+  int nparams;
 } an_args;
 
 static int parse_at(const char *text, double *out) {
@@ -39,7 +41,7 @@ static int parse_at(const char *text, double *out) {
 static int parse(int argc, char **argv, int linear, an_args *a) {
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    int known = strcmp(arg, "--at") == 0 ||
+    int known = strcmp(arg, "--at") == 0 || strcmp(arg, "-p") == 0 ||
                 (!linear && strcmp(arg, "--export-jacobian") == 0) ||
                 (linear && (strcmp(arg, "--inputs") == 0 ||
                             strcmp(arg, "--outputs") == 0 ||
@@ -50,6 +52,10 @@ static int parse(int argc, char **argv, int linear, an_args *a) {
       i++;
       if (strcmp(arg, "--at") == 0) {
         if (parse_at(val, &a->at) != 0) return BSIM_ERR_INPUT;
+      } else if (strcmp(arg, "-p") == 0) {
+        if (!strchr(val, '='))
+          return bsim_cli_usage("-p expects TARGET=VALUE, got '%s'", val);
+        a->params[a->nparams++] = val;
       } else if (strcmp(arg, "--inputs") == 0) {
         free(a->inputs);
         a->inputs = strdup(val);
@@ -83,7 +89,8 @@ static int split(char *text, const char **list) {
 static bsim_analysis *load(const an_args *a, bsim_diagram **d,
                            bsim_error *err) {
   *d = bsim_diagram_load(a->diagram, err);
-  if (!*d) return NULL;
+  if (!*d || bsim_cli_override(*d, a->params, a->nparams, err) != 0)
+    return NULL;
   return bsim_analysis_create(*d, NULL, a->at, err);
 }
 
@@ -169,8 +176,12 @@ static void print_stability(const bsim_analysis *an) {
 
 int bsim_cli_analyze(int argc, char **argv) {
   an_args a = {0};
-  int rc = parse(argc, argv, 0, &a);
-  if (rc) return rc;
+  a.params = calloc((size_t)argc + 1, sizeof(char *));
+  int rc = a.params ? parse(argc, argv, 0, &a) : BSIM_ERR_SIM;
+  if (rc) {
+    free(a.params);
+    return rc;
+  }
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
@@ -193,6 +204,7 @@ int bsim_cli_analyze(int argc, char **argv) {
   }
   bsim_analysis_free(an);
   bsim_diagram_free(d);
+  free(a.params);
   return rc;
 }
 
@@ -213,7 +225,8 @@ int bsim_cli_linearize(int argc, char **argv) {
   an_args a = {0};
   const char **ins = calloc((size_t)argc + 1, sizeof(char *));
   const char **outs = calloc((size_t)argc + 1, sizeof(char *));
-  int rc = ins && outs ? parse(argc, argv, 1, &a) : BSIM_ERR_SIM;
+  a.params = calloc((size_t)argc + 1, sizeof(char *));
+  int rc = ins && outs && a.params ? parse(argc, argv, 1, &a) : BSIM_ERR_SIM;
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
@@ -254,6 +267,7 @@ int bsim_cli_linearize(int argc, char **argv) {
   bsim_diagram_free(d);
   free(a.inputs);
   free(a.outputs);
+  free(a.params);
   free(ins);
   free(outs);
   return rc;

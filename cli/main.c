@@ -19,10 +19,11 @@ static const char usage_text[] =
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
-    "       blocksim analyze DIAGRAM [--at T] [--export-jacobian DIR]\n"
+    "       blocksim analyze DIAGRAM [--at T] [--export-jacobian DIR] [-p "
+    "...]\n"
     "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs "
     "NAME,...\n"
-    "                          [--at T] [--export DIR]\n"
+    "                          [--at T] [--export DIR] [-p ...]\n"
     "       blocksim blocks [TYPE]\n"
     "       blocksim solvers [NAME]\n"
     "       blocksim --help | --version\n";
@@ -157,24 +158,30 @@ static int parse_run(int argc, char **argv, run_args *a) {
 }
 
 /* Load, apply -p overrides, flatten and compile. */
-static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
-                         bsim_error *err) {
-  bsim_diagram *d = bsim_diagram_load(a->diagram, err);
-  if (!d) return NULL;
-  for (int i = 0; i < a->nparams; i++) {
-    char *target = strdup(a->params[i]);
+int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
+                      bsim_error *err) {
+  for (int i = 0; i < n; i++) {
+    char *target = strdup(params[i]);
     if (!target) {
       bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
-      break;
+      return -1;
     }
     char *eq = strchr(target, '=');
     *eq = '\0';
     int rc = bsim_diagram_override(d, target, eq + 1, err);
     free(target);
-    if (rc != 0) break;
+    if (rc != 0) return -1;
   }
-  bsim_sim *s =
-      err->status == BSIM_OK ? bsim_sim_create(d, &a->opt, err) : NULL;
+  return 0;
+}
+
+static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
+                         bsim_error *err) {
+  bsim_diagram *d = bsim_diagram_load(a->diagram, err);
+  if (!d) return NULL;
+  bsim_sim *s = bsim_cli_override(d, a->params, a->nparams, err) == 0
+                    ? bsim_sim_create(d, &a->opt, err)
+                    : NULL;
   if (!s) {
     bsim_diagram_free(d);
     return NULL;

@@ -76,3 +76,10 @@ expect_fail(2 "[Uu]nknown option.*--bogus" analyze "${an}/clss.xml" --bogus 1)
 expect_fail(2 "[Uu]nknown option.*--inputs" analyze "${an}/clss.xml" --inputs u)
 expect_fail(2 "DIAGRAM" analyze)
 expect_fail(2 "nosuch\\.xml" analyze "${WORK}/nosuch.xml")
+
+# -p overrides as in `run`: A = [0 1; -6 -5] has eigenvalues -3 and -2;
+# a missing block or a malformed -p is bad input.
+expect_ok(analyze "${an}/clss.xml" -p "A=[0 1; -6 -5]")
+expect_match("${RUN_OUT}" "\n  -3\n  -2\n  verdict: stable" "analyze -p A")
+expect_fail(2 "no block 'nosuch'" analyze "${an}/clss.xml" -p nosuch.x=1)
+expect_fail(2 "-p expects TARGET=VALUE" linearize "${an}/pendulum.xml" --inputs u --outputs theta -p oops)

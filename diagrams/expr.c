@@ -3,7 +3,8 @@
  * A recursive-descent parser that computes while it parses: each expression
  * is evaluated once, at load time, so a syntax tree would buy nothing. All
  * state lives in a parser struct on the caller's stack, which keeps
- * evaluation reentrant.
+ * evaluation reentrant. This file reads the text; the arithmetic on matrix
+ * values and the function table are in expr_ops.c.
  *
  * Precedence, loosest first: binary + -, * / .* ./, unary - +,
  * ^ .^ (right-associative, so -2^2 = -4 and 2^-1 works), postfix ' .'.
@@ -21,32 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every recursion passes through parse_unary; the cap keeps hostile input
- * such as "((((..." from exhausting a thread's stack. */
-enum { MAX_DEPTH = 100, MAX_ARGS = 4, MAX_NAME = 63, MAX_NUMBER = 127 };
-/* A parameter larger than this is a typo, not a model. */
-#define MAX_ELEMS 10000000L
-
-typedef bsim_value mat;
-
-typedef struct parser {
-  const char *s;
-  size_t pos;
-  int bracket; /* directly inside [ ]: blanks separate elements */
-  int depth;
-  const bsim_scope *scope;
-  char *msg;
-  size_t msglen;
-  int failed;
-} parser;
+#include "diagrams/expr_int.h"
 
 static int parse_additive(parser *P, mat *out);
 static int parse_unary(parser *P, mat *out);
 static int parse_matrix(parser *P, mat *out);
 
-static int fail(parser *P, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int fail(parser *P, const char *fmt, ...) {
+int ex_fail(parser *P, const char *fmt, ...) {
   /* The first error is the cause; later ones are fallout. */
   if (!P->failed && P->msg && P->msglen > 0) {
     va_list ap;
@@ -58,9 +40,6 @@ static int fail(parser *P, const char *fmt, ...) {
   return -1;
 }
 
-static size_t col(size_t pos) {
-  return pos + 1;
-}
 /* Lookahead that never reads past the terminating NUL. */
 static char at(const parser *P, size_t k) {
   const char *c = P->s + P->pos;
@@ -93,8 +72,8 @@ static const char *describe(char c, char *buf, size_t n) {
 
 static int unexpected(parser *P, const char *expected) {
   char d[32];
-  return fail(P, "unexpected %s at column %zu, expected %s",
-              describe(at(P, 0), d, sizeof d), col(P->pos), expected);
+  return ex_fail(P, "unexpected %s at column %zu, expected %s",
+                 describe(at(P, 0), d, sizeof d), col(P->pos), expected);
 }
 
 /* Skips blanks, "//" comments and ".." continuations; newlines too unless
@@ -122,162 +101,6 @@ static int skip_ws(parser *P) {
   return P->pos != start;
 }
 
-/* ---------------------------------------------------------------- values */
-
-static long numel(const mat *m) {
-  return (long)m->rows * m->cols;
-}
-static int is_scalar(const mat *m) {
-  return m->rows == 1 && m->cols == 1;
-}
-
-static int mat_new(parser *P, mat *m, long rows, long cols) {
-  memset(m, 0, sizeof *m);
-  if (rows < 0 || cols < 0)
-    return fail(P, "negative matrix size %ldx%ld", rows, cols);
-  if (rows > MAX_ELEMS || cols > MAX_ELEMS ||
-      (cols > 0 && rows > MAX_ELEMS / cols))
-    return fail(P, "matrix of %ldx%ld is too large (at most %ld elements)",
-                rows, cols, MAX_ELEMS);
-  if (rows * cols > 0) {
-    m->v = calloc((size_t)(rows * cols), sizeof *m->v);
-    if (!m->v) return fail(P, "out of memory");
-  }
-  m->rows = (int)rows;
-  m->cols = (int)cols;
-  return 0;
-}
-
-static int mat_scalar(parser *P, mat *m, double x) {
-  if (mat_new(P, m, 1, 1)) return -1;
-  m->v[0] = x;
-  return 0;
-}
-
-static void mat_move(mat *dst, mat *src) {
-  bsim_value_clear(dst);
-  *dst = *src;
-  memset(src, 0, sizeof *src);
-}
-
-static double op_add(double a, double b) {
-  return a + b;
-}
-static double op_sub(double a, double b) {
-  return a - b;
-}
-static double op_mul(double a, double b) {
-  return a * b;
-}
-static double op_div(double a, double b) {
-  return a / b;
-}
-static double op_min(double a, double b) {
-  return fmin(a, b);
-}
-static double op_max(double a, double b) {
-  return fmax(a, b);
-}
-static double fn_sign(double x) {
-  return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x;
-}
-
-typedef double (*fn2)(double, double);
-
-/* a (op) b element-wise with a 1x1 operand broadcast. real_only: a NaN
- * produced from non-NaN inputs is a complex result, which we cannot hold. */
-static int elementwise(parser *P, const mat *a, const mat *b, fn2 f,
-                       const char *what, size_t pos, int real_only, mat *out) {
-  int sa = is_scalar(a), sb = is_scalar(b);
-  const mat *shape = sa ? b : a;
-  if (!sa && !sb && (a->rows != b->rows || a->cols != b->cols))
-    return fail(P, "%s at column %zu: sizes %dx%d and %dx%d do not match", what,
-                col(pos), a->rows, a->cols, b->rows, b->cols);
-  if (mat_new(P, out, shape->rows, shape->cols)) return -1;
-  for (long i = 0; i < numel(out); i++) {
-    double x = a->v[sa ? 0 : i], y = b->v[sb ? 0 : i], z = f(x, y);
-    if (real_only && isnan(z) && !isnan(x) && !isnan(y)) {
-      bsim_value_clear(out);
-      return fail(P,
-                  "%s at column %zu: complex result for (%g, %g); complex "
-                  "numbers are not supported",
-                  what, col(pos), x, y);
-    }
-    out->v[i] = z;
-  }
-  return 0;
-}
-
-static int matmul(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
-  if (is_scalar(a) || is_scalar(b))
-    return elementwise(P, a, b, op_mul, "operator '*'", pos, 0, out);
-  if (a->cols != b->rows)
-    return fail(P,
-                "operator '*' at column %zu: sizes %dx%d and %dx%d do not "
-                "match (columns of the left must equal rows of the right)",
-                col(pos), a->rows, a->cols, b->rows, b->cols);
-  if (mat_new(P, out, a->rows, b->cols)) return -1;
-  for (int j = 0; j < b->cols; j++)
-    for (int k = 0; k < a->cols; k++) {
-      double bkj = b->v[k + (long)j * b->rows];
-      for (int i = 0; i < a->rows; i++)
-        out->v[i + (long)j * a->rows] += a->v[i + (long)k * a->rows] * bkj;
-    }
-  return 0;
-}
-
-static int transpose(parser *P, mat *m) {
-  mat t;
-  if (mat_new(P, &t, m->cols, m->rows)) return -1;
-  for (int i = 0; i < m->rows; i++)
-    for (int j = 0; j < m->cols; j++)
-      t.v[j + (long)i * t.rows] = m->v[i + (long)j * m->rows];
-  mat_move(m, &t);
-  return 0;
-}
-
-static int identity(parser *P, mat *m, long rows, long cols) {
-  if (mat_new(P, m, rows, cols)) return -1;
-  for (long i = 0; i < rows && i < cols; i++)
-    m->v[i + i * rows] = 1.0;
-  return 0;
-}
-
-/* A^b: element-wise when A is a scalar; otherwise repeated squaring of a
- * square A, which is exact for the small integer powers models use. */
-static int matpow(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
-  if (is_scalar(a))
-    return elementwise(P, a, b, pow, "operator '^'", pos, 1, out);
-  double e = is_scalar(b) ? b->v[0] : -1;
-  if (a->rows != a->cols || !(e >= 0 && e <= 2147483647.0 && e == floor(e)))
-    return fail(P,
-                "operator '^' at column %zu: %dx%d ^ %dx%d needs a square "
-                "matrix and a non-negative integer exponent (use .^ for "
-                "element-wise powers)",
-                col(pos), a->rows, a->cols, b->rows, b->cols);
-  mat result, base, tmp;
-  if (identity(P, &result, a->rows, a->cols)) return -1;
-  if (mat_new(P, &base, a->rows, a->cols)) {
-    bsim_value_clear(&result);
-    return -1;
-  }
-  if (numel(a) > 0) memcpy(base.v, a->v, (size_t)numel(a) * sizeof *a->v);
-  for (unsigned long n = (unsigned long)e; n; n >>= 1) {
-    if ((n & 1) && matmul(P, &result, &base, pos, &tmp) == 0)
-      mat_move(&result, &tmp);
-    if (n > 1 && !P->failed && matmul(P, &base, &base, pos, &tmp) == 0)
-      mat_move(&base, &tmp);
-    if (P->failed) break;
-  }
-  bsim_value_clear(&base);
-  if (P->failed) {
-    bsim_value_clear(&result);
-    return -1;
-  }
-  *out = result;
-  return 0;
-}
-
 /* ---------------------------------------------------------------- syntax */
 
 static int parse_number(parser *P, mat *out) {
@@ -303,7 +126,7 @@ static int parse_number(parser *P, mat *out) {
     }
   }
   if (i > MAX_NUMBER)
-    return fail(P, "number too long at column %zu", col(P->pos));
+    return ex_fail(P, "number too long at column %zu", col(P->pos));
   /* strtod follows the process locale; translate our '.' into its decimal
    * point so that an embedding program's setlocale cannot change values. */
   char buf[MAX_NUMBER + 1];
@@ -314,7 +137,7 @@ static int parse_number(parser *P, mat *out) {
   }
   buf[i] = '\0';
   P->pos += i;
-  return mat_scalar(P, out, strtod(buf, NULL));
+  return ex_mat_scalar(P, out, strtod(buf, NULL));
 }
 
 typedef struct constant {
@@ -334,114 +157,6 @@ static const constant CONSTANTS[] = {
     {"%F", 0.0},
 };
 
-typedef struct function1 {
-  const char *name;
-  double (*f)(double);
-} function1;
-
-static const function1 FUNCTIONS1[] = {
-    {"sin", sin},     {"cos", cos},   {"tan", tan},     {"asin", asin},
-    {"acos", acos},   {"atan", atan}, {"sinh", sinh},   {"cosh", cosh},
-    {"tanh", tanh},   {"exp", exp},   {"log", log},     {"log10", log10},
-    {"sqrt", sqrt},   {"abs", fabs},  {"floor", floor}, {"ceil", ceil},
-    {"round", round}, {"fix", trunc}, {"int", trunc},   {"sign", fn_sign},
-};
-
-typedef struct function2 {
-  const char *name;
-  fn2 f;
-} function2;
-
-/* Element-wise with broadcasting, like the binary operators. */
-static const function2 F2[] = {
-    {"atan", atan2}, {"min", op_min}, {"max", op_max}};
-
-/* Functions other than FUNCTIONS1, for "unknown function" vs "needs (...)". */
-static const char *const OTHER_FUNCTIONS[] = {
-    "min", "max", "zeros", "ones", "eye", "size",
-};
-
-static const function1 *find_function1(const char *name) {
-  for (size_t i = 0; i < sizeof FUNCTIONS1 / sizeof *FUNCTIONS1; i++)
-    if (strcmp(FUNCTIONS1[i].name, name) == 0) return &FUNCTIONS1[i];
-  return NULL;
-}
-
-static int is_function(const char *name) {
-  for (size_t i = 0; i < sizeof OTHER_FUNCTIONS / sizeof *OTHER_FUNCTIONS; i++)
-    if (strcmp(OTHER_FUNCTIONS[i], name) == 0) return 1;
-  return find_function1(name) != NULL;
-}
-
-/* A size argument of zeros/ones/eye: a non-negative integer scalar. */
-static int size_arg(parser *P, const char *fname, const mat *a, size_t pos,
-                    long *n) {
-  if (!is_scalar(a) || !(a->v[0] >= 0 && a->v[0] <= MAX_ELEMS) ||
-      a->v[0] != floor(a->v[0]))
-    return fail(P,
-                "function '%s' at column %zu: sizes must be non-negative "
-                "integers",
-                fname, col(pos));
-  *n = (long)a->v[0];
-  return 0;
-}
-
-static int call(parser *P, const char *name, size_t pos, mat *args, int n,
-                mat *out) {
-  char what[96];
-  snprintf(what, sizeof what, "function '%s'", name);
-  const function1 *f1 = find_function1(name);
-  if (f1 && n == 1) {
-    if (mat_new(P, out, args[0].rows, args[0].cols)) return -1;
-    for (long i = 0; i < numel(out); i++) {
-      double x = args[0].v[i], y = f1->f(x);
-      if (isnan(y) && !isnan(x)) {
-        bsim_value_clear(out);
-        return fail(P,
-                    "%s at column %zu: complex result for %g; complex "
-                    "numbers are not supported",
-                    what, col(pos), x);
-      }
-      out->v[i] = y;
-    }
-    return 0;
-  }
-  for (size_t i = 0; i < sizeof F2 / sizeof *F2; i++)
-    if (n == 2 && strcmp(F2[i].name, name) == 0)
-      return elementwise(P, &args[0], &args[1], F2[i].f, what, pos, 0, out);
-  long r = 0, c = 0;
-  if (n == 2 && (!strcmp(name, "zeros") || !strcmp(name, "ones") ||
-                 !strcmp(name, "eye"))) {
-    if (size_arg(P, name, &args[0], pos, &r) ||
-        size_arg(P, name, &args[1], pos, &c))
-      return -1;
-    if (!strcmp(name, "eye")) return identity(P, out, r, c);
-    if (mat_new(P, out, r, c)) return -1;
-    for (long i = 0; name[0] == 'o' && i < r * c; i++)
-      out->v[i] = 1.0;
-    return 0;
-  }
-  /* eye(n) is n x n (as expr.h promises), not Scilab's size-of-argument. */
-  if (n == 1 && !strcmp(name, "eye"))
-    return size_arg(P, name, &args[0], pos, &r) ? -1 : identity(P, out, r, r);
-  if (!strcmp(name, "size") && (n == 1 || n == 2)) {
-    if (n == 1) {
-      if (mat_new(P, out, 1, 2)) return -1;
-      out->v[0] = args[0].rows;
-      out->v[1] = args[0].cols;
-      return 0;
-    }
-    if (!is_scalar(&args[1]) || (args[1].v[0] != 1 && args[1].v[0] != 2))
-      return fail(P, "%s at column %zu: second argument must be 1 or 2", what,
-                  col(pos));
-    return mat_scalar(P, out, args[1].v[0] == 1 ? args[0].rows : args[0].cols);
-  }
-  if (is_function(name))
-    return fail(P, "%s at column %zu: wrong number of arguments (%d)", what,
-                col(pos), n);
-  return fail(P, "unknown function '%s' at column %zu", name, col(pos));
-}
-
 /* After '(': arguments up to ')'. */
 static int parse_args(parser *P, mat *args, int *n) {
   int saved = P->bracket;
@@ -455,8 +170,8 @@ static int parse_args(parser *P, mat *args, int *n) {
   }
   for (;;) {
     if (*n == MAX_ARGS)
-      return fail(P, "too many arguments at column %zu (at most %d)",
-                  col(P->pos), MAX_ARGS);
+      return ex_fail(P, "too many arguments at column %zu (at most %d)",
+                     col(P->pos), MAX_ARGS);
     if (parse_additive(P, &args[*n])) return -1;
     (*n)++;
     skip_ws(P);
@@ -478,40 +193,41 @@ static int parse_name(parser *P, mat *out) {
   while (is_name_char(P->s[start + len]))
     len++;
   if (len > MAX_NAME)
-    return fail(P, "name too long at column %zu (at most %d characters)",
-                col(start), MAX_NAME);
+    return ex_fail(P, "name too long at column %zu (at most %d characters)",
+                   col(start), MAX_NAME);
   char name[MAX_NAME + 1];
   memcpy(name, P->s + start, len);
   name[len] = '\0';
   P->pos += len;
   for (size_t i = 0; i < sizeof CONSTANTS / sizeof *CONSTANTS; i++)
     if (strcmp(CONSTANTS[i].name, name) == 0)
-      return mat_scalar(P, out, CONSTANTS[i].value);
+      return ex_mat_scalar(P, out, CONSTANTS[i].value);
   const bsim_value *var = bsim_scope_get(P->scope, name);
   if (var && !var->v && var->str)
-    return fail(P, "variable '%s' at column %zu holds a string, not a number",
-                name, col(start));
+    return ex_fail(P,
+                   "variable '%s' at column %zu holds a string, not a number",
+                   name, col(start));
   /* Inside brackets "f (1)" is two elements, so the call needs no blank. */
   size_t save = P->pos;
   if (!P->bracket) skip_ws(P);
   if (at(P, 0) != '(') {
     P->pos = save;
-    if (var) return bsim_value_copy(out, var) ? fail(P, "out of memory") : 0;
-    if (is_function(name))
-      return fail(P,
-                  "function '%s' at column %zu needs its arguments in "
-                  "parentheses",
-                  name, col(start));
-    return fail(P, "unknown variable '%s' at column %zu", name, col(start));
+    if (var) return bsim_value_copy(out, var) ? ex_fail(P, "out of memory") : 0;
+    if (ex_is_function(name))
+      return ex_fail(P,
+                     "function '%s' at column %zu needs its arguments in "
+                     "parentheses",
+                     name, col(start));
+    return ex_fail(P, "unknown variable '%s' at column %zu", name, col(start));
   }
   if (var)
-    return fail(P, "indexing '%s(...)' at column %zu is not supported", name,
-                col(start));
+    return ex_fail(P, "indexing '%s(...)' at column %zu is not supported", name,
+                   col(start));
   P->pos++;
   mat args[MAX_ARGS];
   int n = 0, rc = -1;
   memset(args, 0, sizeof args);
-  if (parse_args(P, args, &n) == 0) rc = call(P, name, start, args, n, out);
+  if (parse_args(P, args, &n) == 0) rc = ex_call(P, name, start, args, n, out);
   for (int i = 0; i < MAX_ARGS; i++)
     bsim_value_clear(&args[i]);
   return rc;
@@ -526,10 +242,10 @@ static int parse_primary(parser *P, mat *out) {
   if (is_name_start(c)) return parse_name(P, out);
   if (c == '[') return parse_matrix(P, out);
   if (c == '\'' || c == '"')
-    return fail(P,
-                "string at column %zu: strings are not supported in "
-                "numeric expressions",
-                col(P->pos));
+    return ex_fail(P,
+                   "string at column %zu: strings are not supported in "
+                   "numeric expressions",
+                   col(P->pos));
   if (c != '(') return unexpected(P, "a number, a name, '(' or '['");
   size_t open = P->pos++;
   int saved = P->bracket;
@@ -539,7 +255,7 @@ static int parse_primary(parser *P, mat *out) {
   if (at(P, 0) != ')') {
     bsim_value_clear(out);
     if (at(P, 0) == '\0')
-      return fail(P, "missing ')' for the '(' at column %zu", col(open));
+      return ex_fail(P, "missing ')' for the '(' at column %zu", col(open));
     return unexpected(P, "an operator or ')'");
   }
   P->pos++;
@@ -575,22 +291,22 @@ static int hcat(parser *P, mat *row, mat *e, int k, int r, size_t open) {
     return 0;
   }
   if (numel(row) == 0) {
-    mat_move(row, e);
+    ex_mat_move(row, e);
     return 0;
   }
   char buf[48];
   if (row->rows != e->rows)
-    return fail(P,
-                "%s at column %zu: in row %d, element %d has %d row(s) "
-                "but the elements before it have %d",
-                literal_text(P, open, buf, sizeof buf), col(open), r, k,
-                e->rows, row->rows);
+    return ex_fail(P,
+                   "%s at column %zu: in row %d, element %d has %d row(s) "
+                   "but the elements before it have %d",
+                   literal_text(P, open, buf, sizeof buf), col(open), r, k,
+                   e->rows, row->rows);
   mat t;
-  if (mat_new(P, &t, row->rows, (long)row->cols + e->cols)) return -1;
+  if (ex_mat_new(P, &t, row->rows, (long)row->cols + e->cols)) return -1;
   /* Column-major: horizontal concatenation is appending. */
   memcpy(t.v, row->v, (size_t)numel(row) * sizeof *t.v);
   memcpy(t.v + numel(row), e->v, (size_t)numel(e) * sizeof *t.v);
-  mat_move(row, &t);
+  ex_mat_move(row, &t);
   bsim_value_clear(e);
   return 0;
 }
@@ -602,24 +318,25 @@ static int vcat(parser *P, mat *acc, mat *row, int r, int *first, size_t open) {
     return 0;
   }
   if (numel(acc) == 0) {
-    mat_move(acc, row);
+    ex_mat_move(acc, row);
     *first = r;
     return 0;
   }
   char buf[48];
   if (acc->cols != row->cols)
-    return fail(P, "%s at column %zu: row %d has %d column(s), row %d has %d",
-                literal_text(P, open, buf, sizeof buf), col(open), r, row->cols,
-                *first, acc->cols);
+    return ex_fail(P,
+                   "%s at column %zu: row %d has %d column(s), row %d has %d",
+                   literal_text(P, open, buf, sizeof buf), col(open), r,
+                   row->cols, *first, acc->cols);
   mat t;
-  if (mat_new(P, &t, (long)acc->rows + row->rows, acc->cols)) return -1;
+  if (ex_mat_new(P, &t, (long)acc->rows + row->rows, acc->cols)) return -1;
   for (int j = 0; j < t.cols; j++) {
     memcpy(t.v + (long)j * t.rows, acc->v + (long)j * acc->rows,
            (size_t)acc->rows * sizeof *t.v);
     memcpy(t.v + (long)j * t.rows + acc->rows, row->v + (long)j * row->rows,
            (size_t)row->rows * sizeof *t.v);
   }
-  mat_move(acc, &t);
+  ex_mat_move(acc, &t);
   bsim_value_clear(row);
   return 0;
 }
@@ -648,7 +365,7 @@ static int parse_matrix(parser *P, mat *out) {
       P->pos++;
       comma = 1;
     } else if (c == '\0') {
-      fail(P, "missing ']' for the '[' at column %zu", col(open));
+      ex_fail(P, "missing ']' for the '[' at column %zu", col(open));
       goto done;
     } else {
       if (k > 0 && !blank && !comma) {
@@ -680,41 +397,11 @@ static int parse_postfix(parser *P, mat *out) {
     if (!P->bracket) skip_ws(P);
     if (at(P, 0) == '\'' || (at(P, 0) == '.' && at(P, 1) == '\'')) {
       P->pos += at(P, 0) == '.' ? 2 : 1;
-      if (transpose(P, out)) return -1;
+      if (ex_transpose(P, out)) return -1;
     } else {
       P->pos = save;
       return 0;
     }
-  }
-}
-
-/* The binary operators, named by their text. */
-static int binary(parser *P, const char *op, const mat *a, const mat *b,
-                  size_t pos, mat *r) {
-  char what[24];
-  snprintf(what, sizeof what, "operator '%s'", op);
-  switch (op[0] == '.' ? op[1] + 128 : op[0]) {
-  case '+':
-    return elementwise(P, a, b, op_add, what, pos, 0, r);
-  case '-':
-    return elementwise(P, a, b, op_sub, what, pos, 0, r);
-  case '*':
-    return matmul(P, a, b, pos, r);
-  case '^':
-    return matpow(P, a, b, pos, r);
-  case '*' + 128:
-    return elementwise(P, a, b, op_mul, what, pos, 0, r);
-  case '/' + 128:
-    return elementwise(P, a, b, op_div, what, pos, 0, r);
-  case '^' + 128:
-    return elementwise(P, a, b, pow, what, pos, 1, r);
-  default: /* '/' */
-    if (!is_scalar(b))
-      return fail(P,
-                  "operator '/' at column %zu: %dx%d / %dx%d: matrix right "
-                  "division not supported (divide by a scalar, or use ./)",
-                  col(pos), a->rows, a->cols, b->rows, b->cols);
-    return elementwise(P, a, b, op_div, what, pos, 0, r);
   }
 }
 
@@ -723,9 +410,9 @@ static int apply(parser *P, mat *out, int (*operand)(parser *, mat *),
                  const char *op, size_t pos) {
   mat rhs = {0}, res;
   /* A failed parse may leave a partial value: whoever owns it clears it. */
-  int rc = operand(P, &rhs) ? -1 : binary(P, op, out, &rhs, pos, &res);
+  int rc = operand(P, &rhs) ? -1 : ex_binary(P, op, out, &rhs, pos, &res);
   bsim_value_clear(&rhs);
-  if (rc == 0) mat_move(out, &res);
+  if (rc == 0) ex_mat_move(out, &res);
   return rc;
 }
 
@@ -749,8 +436,8 @@ static int parse_power(parser *P, mat *out) {
 
 static int parse_unary(parser *P, mat *out) {
   if (++P->depth > MAX_DEPTH)
-    return fail(P, "expression nested too deeply at column %zu (limit %d)",
-                col(P->pos), MAX_DEPTH);
+    return ex_fail(P, "expression nested too deeply at column %zu (limit %d)",
+                   col(P->pos), MAX_DEPTH);
   skip_ws(P);
   char c = at(P, 0);
   int rc;

@@ -238,52 +238,8 @@ static const bsim_block_type bsim_type_DLR_f = {
     dsslti_fn,
     0};
 
-static const bsim_param_spec dlss_params[] = {
-    {"A", BSIM_PARAM_REAL, "-1", "state matrix, n x n"},
-    {"B", BSIM_PARAM_REAL, "1", "input matrix, n x m (m inputs)"},
-    {"C", BSIM_PARAM_REAL, "1", "output matrix, p x n (p outputs)"},
-    {"D", BSIM_PARAM_REAL, "0",
-     "feedthrough matrix, p x m; a scalar is spread over p x m, [] means 0"},
-    {"x0", BSIM_PARAM_REAL, "0", "initial state, n elements"},
-};
-
 static int dlss_define(bsim_define_ctx *ctx, bsim_model *m) {
-  const bsim_value *A = bsim_param(ctx, "A"), *B = bsim_param(ctx, "B");
-  const bsim_value *C = bsim_param(ctx, "C"), *D = bsim_param(ctx, "D");
-  const bsim_value *x0 = bsim_param(ctx, "x0");
-  if (bsim_std_numel(A) == 0 || A->rows != A->cols)
-    return bsim_define_error(ctx,
-                             "'A' must be a non-empty square matrix, got %dx%d",
-                             A->rows, A->cols);
-  int n = A->rows;
-  int nu = bsim_std_numel(B) ? B->cols : 0;
-  int ny = bsim_std_numel(C) ? C->rows : 0;
-  if (nu && B->rows != n)
-    return bsim_define_error(
-        ctx, "'B' must have %d rows (A is %dx%d), got a %dx%d matrix", n, n, n,
-        B->rows, B->cols);
-  if (ny && C->cols != n)
-    return bsim_define_error(
-        ctx, "'C' must have %d columns (A is %dx%d), got a %dx%d matrix", n, n,
-        n, C->rows, C->cols);
-  int nd = bsim_std_numel(D);
-  if (nd != ny * nu && nd > 1)
-    return bsim_define_error(ctx,
-                             "'D' must be %dx%d (rows of C x columns of B), "
-                             "got a %dx%d matrix",
-                             ny, nu, D->rows, D->cols);
-  if (bsim_std_numel(x0) != n)
-    return bsim_define_error(
-        ctx, "'x0' must have %d elements (the order of A), got a %dx%d matrix",
-        n, x0->rows, x0->cols);
-  double *dfull = calloc((size_t)(ny * nu > 0 ? ny * nu : 1), sizeof *dfull);
-  if (!dfull) return bsim_define_error(ctx, "out of memory");
-  for (int i = 0; i < ny * nu; i++)
-    dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
-  int rc = bsim_std_lti_model(ctx, m, 1, n, nu, ny, A->v, nu ? B->v : NULL,
-                              ny ? C->v : NULL, dfull, x0->v);
-  free(dfull);
-  return rc;
+  return bsim_std_ss_model(ctx, m, 1);
 }
 
 static const bsim_block_type bsim_type_DLSS = {
@@ -297,7 +253,7 @@ static const bsim_block_type bsim_type_DLSS = {
     "Run-time layout: rpar = [A(:); B(:); C(:); D(:)] (column-major),\n"
     "z0 = x0(:), in = m, out = p, in2 = out2 = 1, dep_u = (D has a nonzero\n"
     "entry), nevin = 1.",
-    dlss_params,
+    bsim_std_ss_params,
     5,
     dlss_define,
     dsslti_fn,

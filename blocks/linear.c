@@ -308,58 +308,8 @@ static void csslti4_fn(bsim_block *blk, int flag) {
   }
 }
 
-static const bsim_param_spec clss_params[] = {
-    {"A", BSIM_PARAM_REAL, "-1", "state matrix, n x n"},
-    {"B", BSIM_PARAM_REAL, "1", "input matrix, n x m (m inputs)"},
-    {"C", BSIM_PARAM_REAL, "1", "output matrix, p x n (p outputs)"},
-    {"D", BSIM_PARAM_REAL, "0",
-     "feedthrough matrix, p x m; a scalar is spread over p x m, [] means 0"},
-    {"x0", BSIM_PARAM_REAL, "0", "initial state, n elements"},
-};
-
 static int clss_define(bsim_define_ctx *ctx, bsim_model *m) {
-  const bsim_value *A = bsim_param(ctx, "A"), *B = bsim_param(ctx, "B");
-  const bsim_value *C = bsim_param(ctx, "C"), *D = bsim_param(ctx, "D");
-  const bsim_value *x0 = bsim_param(ctx, "x0");
-  if (bsim_std_numel(A) == 0 || A->rows != A->cols)
-    return bsim_define_error(ctx,
-                             "'A' must be a non-empty square matrix, got "
-                             "%dx%d",
-                             A->rows, A->cols);
-  int ns = A->rows;
-  int nu = bsim_std_numel(B) ? B->cols : 0;
-  int ny = bsim_std_numel(C) ? C->rows : 0;
-  if (nu && B->rows != ns)
-    return bsim_define_error(ctx,
-                             "'B' must have %d rows (A is %dx%d), got a %dx%d "
-                             "matrix",
-                             ns, ns, ns, B->rows, B->cols);
-  if (ny && C->cols != ns)
-    return bsim_define_error(ctx,
-                             "'C' must have %d columns (A is %dx%d), got a "
-                             "%dx%d matrix",
-                             ns, ns, ns, C->rows, C->cols);
-  int nd = bsim_std_numel(D);
-  if (nd != ny * nu && nd > 1)
-    return bsim_define_error(ctx,
-                             "'D' must be %dx%d (rows of C x columns of B), "
-                             "got a %dx%d matrix",
-                             ny, nu, D->rows, D->cols);
-  if (bsim_std_numel(x0) != ns)
-    return bsim_define_error(ctx,
-                             "'x0' must have %d elements (the order of A), got "
-                             "a %dx%d matrix",
-                             ns, x0->rows, x0->cols);
-  /* A scalar D is spread over every entry (Xcos spreads ones; spreading the
-   * value is what the user wrote and agrees with Xcos for SISO systems). */
-  double *dfull = calloc((size_t)(ny * nu > 0 ? ny * nu : 1), sizeof *dfull);
-  if (!dfull) return bsim_define_error(ctx, "out of memory");
-  for (int i = 0; i < ny * nu; i++)
-    dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
-  int rc = bsim_std_lti_model(ctx, m, 0, ns, nu, ny, A->v, nu ? B->v : NULL,
-                              ny ? C->v : NULL, dfull, x0->v);
-  free(dfull);
-  return rc;
+  return bsim_std_ss_model(ctx, m, 0);
 }
 
 const bsim_block_type bsim_type_CLSS = {
@@ -371,7 +321,7 @@ const bsim_block_type bsim_type_CLSS = {
     "Run-time layout: rpar = [A(:); B(:); C(:); D(:)] (column-major),\n"
     "x0 = x0(:), in = m, out = p, in2 = out2 = 1, dep_u = (D has a nonzero\n"
     "entry), dep_t = 1.",
-    clss_params,
+    bsim_std_ss_params,
     5,
     clss_define,
     csslti4_fn,

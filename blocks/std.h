@@ -60,6 +60,10 @@ extern const int bsim_sink_ntypes;
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous
  * (csslti4: x0, dep_t) or discrete (dsslti4: z0, one event input). */
+/* CLSS / DLSS: parameters A, B, C, D, x0 checked against each other and
+ * laid out as an LTI model (continuous or discrete). */
+extern const bsim_param_spec bsim_std_ss_params[5];
+int bsim_std_ss_model(bsim_define_ctx *ctx, bsim_model *m, int discrete);
 /* CLR / DLR: the transfer function's realisation as an LTI model. */
 int bsim_std_tf_model(bsim_define_ctx *ctx, bsim_model *m, int discrete);
 int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,

@@ -142,5 +142,12 @@ void bsim_model_clear(bsim_model *m) {
     free(m->opar[i].str);
   }
   free(m->opar);
+  free(m->zcdirs);
   memset(m, 0, sizeof *m);
+}
+
+int *bsim_model_alloc_zcdirs(bsim_model *m, int n) {
+  free(m->zcdirs);
+  m->zcdirs = n > 0 ? calloc((size_t)n, sizeof *m->zcdirs) : NULL;
+  return m->zcdirs;
 }

@@ -216,6 +216,15 @@ static int hyst_define(bsim_define_ctx *ctx, bsim_model *m) {
     r[i] = v[i];
   m->ng = zc ? 2 : 0;
   m->nmode = zc ? 1 : 0;
+  /* Only u rising through high or falling through low switches the relay;
+   * the other crossings (right after a switch, u turning back) change
+   * nothing, so they are not even located. */
+  if (zc) {
+    int *dirs = bsim_model_alloc_zcdirs(m, 2);
+    if (!dirs) return bsim_define_error(ctx, "out of memory");
+    dirs[0] = 1;
+    dirs[1] = -1;
+  }
   return 0;
 }
 
@@ -278,7 +287,9 @@ const bsim_block_type bsim_type_HYSTHERESIS = {
     "starts off (out-low) unless the initial input is at or above 'high'.\n"
     "With zero-crossing = 1 the surfaces u - high and u - low locate the\n"
     "switching instants and the mode (2: on, 1: off) holds the state while\n"
-    "integrating; with 0 the switch follows the values the block sees.\n"
+    "integrating; with 0 the switch follows the values the block sees. Only\n"
+    "u rising through high and u falling through low are located (zcdirs =\n"
+    "[+1; -1]): the re-crossings right after a switch cost nothing.\n"
     "Run-time layout: rpar = [high; low; out-high; out-low], in = out = 1,\n"
     "in2 = out2 = 1, dep_u = 1, ng = 2 and nmode = 1 (0 and 0 without zero\n"
     "crossings). The switch is also kept in work memory.",

@@ -407,7 +407,9 @@ static int index_lists(bsim_plan *p) {
       rb->b.g = p->gbuf + rb->goff;
       rb->b.jroot = p->jroot + rb->goff;
       for (int k = 0; k < rb->b.ng; k++)
-        p->gdir[rb->goff + k] = rb->fb->model.zcdir;
+        p->gdir[rb->goff + k] = rb->fb->model.zcdirs && k < rb->fb->model.ng
+                                    ? rb->fb->model.zcdirs[k]
+                                    : rb->fb->model.zcdir;
     }
   }
   return 0;

@@ -180,6 +180,10 @@ typedef struct bsim_model {
    * +1 rising only, -1 falling only (all its surfaces alike). Crossings it
    * does not want are not located at all, so they cost nothing. */
   int zcdir;
+  /* Optional, for a fixed ng > 0: one direction per surface, overriding
+   * zcdir (HYSTHERESIS: its upper threshold matters rising, its lower one
+   * falling). Set with bsim_model_alloc_zcdirs. */
+  int *zcdirs;
   /* 1: this instance cannot give flag 10 although its type is flagged
    * BSIM_TYPE_JACOBIAN (e.g. INTEGRAL_m with saturation, whose Jacobian
    * depends on modes); the solver then uses finite differences. */
@@ -195,6 +199,7 @@ double *bsim_model_alloc_rpar(bsim_model *m, int n);
 int *bsim_model_alloc_ipar(bsim_model *m, int n);
 double *bsim_model_alloc_x0(bsim_model *m, int n);
 double *bsim_model_alloc_z0(bsim_model *m, int n);
+int *bsim_model_alloc_zcdirs(bsim_model *m, int n);
 /* Append a copy of a real matrix to opar; 0, or -1 out of memory. */
 int bsim_model_add_opar(bsim_model *m, const bsim_value *v);
 void bsim_model_clear(bsim_model *m);

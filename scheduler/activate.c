@@ -120,11 +120,10 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
   while (!r->stopped && (c = due(r, only_hot)) != NULL) {
     bsim_event ev;
     bsim_calendar_pop(c, &ev);
-    for (int a = 0; a < f->nactivations; a++) {
-      const bsim_flat_link *l = &f->activations[a];
-      if (l->from_block == ev.block && l->from_port == ev.port)
-        r->p->blocks[l->to_block].b.nevprt |= 1 << l->to_port;
-    }
+    bsim_plan *p = r->p;
+    int e = p->evbase[ev.block] + ev.port;
+    for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++)
+      p->blocks[p->act_block[a]].b.nevprt |= 1 << p->act_port[a];
     r->events++;
     r->cause = f->blocks[ev.block].path;
     if (++served > r->max_events) {

@@ -262,9 +262,9 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   b->nx = m->nx;
   b->nz = m->nz;
   if (m->nz) {
+    /* z0 is copied in at the start of every run (run.c) */
     b->z = xcalloc((size_t)m->nz, sizeof(double));
     if (!b->z) return -1;
-    memcpy(b->z, m->z0, sizeof(double) * (size_t)m->nz);
   }
   b->nrpar = m->nrpar;
   b->rpar = m->rpar;
@@ -363,18 +363,44 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
   return 0;
 }
 
-/* Inputs point at their source's output, or at the torn copy w. */
-static void connect_inputs(bsim_plan *p) {
+/* The source of every input and the torn signal of every output port,
+ * kept in the plan for all who walk the links. */
+static int wire(bsim_plan *p) {
   const bsim_flat *f = p->flat;
+  int nb = p->nblocks;
+  p->inbase = xcalloc((size_t)nb + 1, sizeof(int));
+  if (!p->inbase) return -1;
+  for (int b = 0; b < nb; b++)
+    p->inbase[b + 1] = p->inbase[b] + f->blocks[b].model.nin;
+  p->insrc_block = xcalloc((size_t)p->inbase[nb], sizeof(int));
+  p->insrc_port = xcalloc((size_t)p->inbase[nb], sizeof(int));
+  p->torn_of = xcalloc((size_t)p->portbase[nb], sizeof(int));
+  if (!p->insrc_block || !p->insrc_port || !p->torn_of) return -1;
+  for (int i = 0; i < p->inbase[nb]; i++)
+    p->insrc_block[i] = -1;
+  for (int i = 0; i < p->portbase[nb]; i++)
+    p->torn_of[i] = -1;
+  for (int t = 0; t < p->ntorn; t++)
+    p->torn_of[p->portbase[p->torn[t].block] + p->torn[t].port] = t;
   for (int l = 0; l < f->nlinks; l++) {
     const bsim_flat_link *ln = &f->links[l];
-    double *src = p->blocks[ln->from_block].b.outptr[ln->from_port];
-    for (int t = 0; t < p->ntorn; t++)
-      if (p->torn[t].block == ln->from_block &&
-          p->torn[t].port == ln->from_port)
-        src = p->torn[t].w;
-    p->blocks[ln->to_block].b.inptr[ln->to_port] = src;
+    p->insrc_block[p->inbase[ln->to_block] + ln->to_port] = ln->from_block;
+    p->insrc_port[p->inbase[ln->to_block] + ln->to_port] = ln->from_port;
   }
+  return 0;
+}
+
+/* Inputs point at their source's output, or at the torn copy w. */
+static void connect_inputs(bsim_plan *p) {
+  for (int b = 0; b < p->nblocks; b++)
+    for (int u = 0; u < p->blocks[b].b.nin; u++) {
+      int sb = p->insrc_block[p->inbase[b] + u];
+      int sp = p->insrc_port[p->inbase[b] + u];
+      if (sb < 0) continue; /* the flattener refuses unconnected inputs */
+      int t = p->torn_of[p->portbase[sb] + sp];
+      p->blocks[b].b.inptr[u] =
+          t >= 0 ? p->torn[t].w : p->blocks[sb].b.outptr[sp];
+    }
 }
 
 static int index_lists(bsim_plan *p) {
@@ -417,10 +443,12 @@ static int index_lists(bsim_plan *p) {
 
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   bsim_plan *p = calloc(1, sizeof *p);
-  int *portbase = xcalloc((size_t)flat->nblocks + 1, sizeof(int));
   char *torn = NULL;
   graph g = {0};
-  if (!p || !portbase) goto nomem;
+  int *portbase =
+      p ? (p->portbase = xcalloc((size_t)flat->nblocks + 1, sizeof(int)))
+        : NULL;
+  if (!portbase) goto nomem;
   p->flat = flat;
   p->nblocks = flat->nblocks;
   size_t nbuf = 0;
@@ -453,20 +481,18 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
       compute_order(&g, p->order, torn) != 0)
     goto nomem;
   mark_active(p, torn, portbase);
-  if (layout(p, torn, portbase) != 0) goto nomem;
+  if (layout(p, torn, portbase) != 0 || wire(p) != 0) goto nomem;
   connect_inputs(p);
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
       bsim_plan_sparsity(p) != 0 || bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
   graph_free(&g);
-  free(portbase);
   free(torn);
   return p;
 nomem:
   bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while compiling");
 fail:
   graph_free(&g);
-  free(portbase);
   free(torn);
   bsim_plan_free(p);
   return NULL;
@@ -505,6 +531,14 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->dst_block);
   free(p->inherits);
   free(p->evbase);
+  free(p->act_start);
+  free(p->act_block);
+  free(p->act_port);
+  free(p->portbase);
+  free(p->inbase);
+  free(p->insrc_block);
+  free(p->insrc_port);
+  free(p->torn_of);
   free(p->evcrit);
   free(p->relevant);
   free(p->pat_colptr);

@@ -85,15 +85,14 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
 
 /* Does the activation tree of event output k of block b reach the
  * continuous part? */
-static int tree_is_critical(const bsim_plan *p, int b, int k, const char *feeds,
+static int tree_is_critical(const bsim_plan *p, int ev, const char *feeds,
                             char *seen, int *queue) {
-  const bsim_flat *f = p->flat;
   int tail = 0, critical = 0;
-  for (int a = 0; a < f->nactivations; a++) {
-    const bsim_flat_link *l = &f->activations[a];
-    if (l->from_block == b && l->from_port == k && !seen[l->to_block]) {
-      seen[l->to_block] = 1;
-      queue[tail++] = l->to_block;
+  for (int a = p->act_start[ev]; a < p->act_start[ev + 1]; a++) {
+    int c = p->act_block[a];
+    if (!seen[c]) {
+      seen[c] = 1;
+      queue[tail++] = c;
     }
   }
   for (int head = 0; head < tail; head++) {
@@ -110,6 +109,36 @@ static int tree_is_critical(const bsim_plan *p, int b, int k, const char *feeds,
   for (int q = 0; q < tail; q++)
     seen[queue[q]] = 0;
   return critical;
+}
+
+/* Activations grouped by source event output (CSR over evbase indices),
+ * in the flat diagram's order: serving an event reads only its own. */
+static int activations_by_source(bsim_plan *p) {
+  const bsim_flat *f = p->flat;
+  int nev = p->evbase[p->nblocks], na = f->nactivations;
+  p->act_start = zalloc((size_t)nev + 1, sizeof(int));
+  p->act_block = zalloc((size_t)na, sizeof(int));
+  p->act_port = zalloc((size_t)na, sizeof(int));
+  int *fill = zalloc((size_t)nev, sizeof(int));
+  int rc = -1;
+  if (!p->act_start || !p->act_block || !p->act_port || !fill) goto done;
+  for (int a = 0; a < na; a++) {
+    const bsim_flat_link *l = &f->activations[a];
+    p->act_start[p->evbase[l->from_block] + l->from_port + 1]++;
+  }
+  for (int e = 0; e < nev; e++)
+    p->act_start[e + 1] += p->act_start[e];
+  for (int a = 0; a < na; a++) {
+    const bsim_flat_link *l = &f->activations[a];
+    int e = p->evbase[l->from_block] + l->from_port;
+    int slot = p->act_start[e] + fill[e]++;
+    p->act_block[slot] = l->to_block;
+    p->act_port[slot] = l->to_port;
+  }
+  rc = 0;
+done:
+  free(fill);
+  return rc;
 }
 
 int bsim_plan_analyze_events(bsim_plan *p) {
@@ -133,10 +162,9 @@ int bsim_plan_analyze_events(bsim_plan *p) {
   p->evbase[n] = nev;
   p->evcrit = zalloc((size_t)nev, 1);
   if (!p->evcrit || mark_feeders(p, feeds, queue) != 0) goto done;
-  for (int b = 0; b < n; b++)
-    for (int k = 0; k < f->blocks[b].model.nevout; k++)
-      p->evcrit[p->evbase[b] + k] =
-          (char)tree_is_critical(p, b, k, feeds, seen, queue);
+  if (activations_by_source(p) != 0) goto done;
+  for (int ev = 0; ev < nev; ev++)
+    p->evcrit[ev] = (char)tree_is_critical(p, ev, feeds, seen, queue);
   for (int b = 0; b < n; b++) {
     if (!feeds[b]) continue;
     const rt_block *rb = &p->blocks[b];

@@ -70,7 +70,6 @@ void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
            sizeof(double) * (size_t)p->torn[t2].n);
 }
 
-
 static int status_of(const bsim_plan *p) {
   if (p->errs.fatal) return BSIM_CB_FATAL;
   if (p->errs.recoverable) return BSIM_CB_RECOVERABLE;

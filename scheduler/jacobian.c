@@ -41,12 +41,10 @@ typedef struct jblock {
 
 struct bsim_plan_jac {
   jblock *jb;
-  int *inbase, *src_blk, *src_port; /* per input: its source */
-  int *portbase, *torn_of;          /* per output port: torn id or -1 */
-  int *pos;                         /* ny: place of an unknown in a set */
-  int *scratch;                     /* ny: set being collected */
-  double *res;                      /* ny: residual buffer for the bind */
-  double *jacbuf;                   /* every block's flag-10 matrix */
+  int *pos;       /* ny: place of an unknown in a set */
+  int *scratch;   /* ny: set being collected */
+  double *res;    /* ny: residual buffer for the bind */
+  double *jacbuf; /* every block's flag-10 matrix */
 };
 
 void bsim_plan_jacobian_free(bsim_plan *p) {
@@ -62,11 +60,6 @@ void bsim_plan_jacobian_free(bsim_plan *p) {
     p->blocks[b].b.jac = NULL;
   }
   free(J->jb);
-  free(J->inbase);
-  free(J->src_blk);
-  free(J->src_port);
-  free(J->portbase);
-  free(J->torn_of);
   free(J->pos);
   free(J->scratch);
   free(J->res);
@@ -118,10 +111,10 @@ static int cmp_int(const void *a, const void *b) {
  * (pos marks members). */
 static void collect_input(const bsim_plan *p, int b, int k, int *n) {
   struct bsim_plan_jac *J = p->jac;
-  int sb = J->src_blk[J->inbase[b] + k];
+  int sb = p->insrc_block[p->inbase[b] + k];
   if (sb < 0) return;
-  int sp = J->src_port[J->inbase[b] + k];
-  int t = J->torn_of[J->portbase[sb] + sp];
+  int sp = p->insrc_port[p->inbase[b] + k];
+  int t = p->torn_of[p->portbase[sb] + sp];
   const int *c = NULL;
   int len = 0, first = 0;
   if (t >= 0) {
@@ -182,36 +175,6 @@ static int make_groups(bsim_plan *p) {
   return 0;
 }
 
-/* The sources of every input and the torn ports, as sparsity.c reads them. */
-static int wire(bsim_plan *p) {
-  struct bsim_plan_jac *J = p->jac;
-  const bsim_flat *f = p->flat;
-  int nb = p->nblocks;
-  J->inbase = calloc((size_t)nb + 1, sizeof(int));
-  J->portbase = calloc((size_t)nb + 1, sizeof(int));
-  if (!J->inbase || !J->portbase) return -1;
-  for (int b = 0; b < nb; b++) {
-    J->inbase[b + 1] = J->inbase[b] + p->blocks[b].b.nin;
-    J->portbase[b + 1] = J->portbase[b] + p->blocks[b].b.nout;
-  }
-  J->src_blk = malloc(sizeof(int) * (size_t)(J->inbase[nb] + 1));
-  J->src_port = malloc(sizeof(int) * (size_t)(J->inbase[nb] + 1));
-  J->torn_of = malloc(sizeof(int) * (size_t)(J->portbase[nb] + 1));
-  if (!J->src_blk || !J->src_port || !J->torn_of) return -1;
-  for (int i = 0; i < J->inbase[nb]; i++)
-    J->src_blk[i] = -1;
-  for (int i = 0; i < J->portbase[nb]; i++)
-    J->torn_of[i] = -1;
-  for (int t = 0; t < p->ntorn; t++)
-    J->torn_of[J->portbase[p->torn[t].block] + p->torn[t].port] = t;
-  for (int l = 0; l < f->nlinks; l++) {
-    const bsim_flat_link *ln = &f->links[l];
-    J->src_blk[J->inbase[ln->to_block] + ln->to_port] = ln->from_block;
-    J->src_port[J->inbase[ln->to_block] + ln->to_port] = ln->from_port;
-  }
-  return 0;
-}
-
 int bsim_plan_jacobian_prepare(bsim_plan *p) {
   if (make_groups(p) != 0) return -1;
   if (!p->pat_colptr) return 0;
@@ -228,7 +191,7 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
   J->pos = malloc(sizeof(int) * (size_t)ny);
   J->scratch = malloc(sizeof(int) * (size_t)ny);
   J->res = calloc((size_t)ny, sizeof(double));
-  if (!J->jb || !J->pos || !J->scratch || !J->res || wire(p) != 0) goto fail;
+  if (!J->jb || !J->pos || !J->scratch || !J->res) goto fail;
   for (int i = 0; i < ny; i++)
     J->pos[i] = -1;
   for (int k = 0; k < p->nactive; k++)
@@ -296,10 +259,10 @@ fail : {
 static void add_input(const bsim_plan *p, int b, int k, int e, double a,
                       double *row) {
   const struct bsim_plan_jac *J = p->jac;
-  int sb = J->src_blk[J->inbase[b] + k];
+  int sb = p->insrc_block[p->inbase[b] + k];
   if (sb < 0) return;
-  int sp = J->src_port[J->inbase[b] + k];
-  int t = J->torn_of[J->portbase[sb] + sp];
+  int sp = p->insrc_port[p->inbase[b] + k];
+  int t = p->torn_of[p->portbase[sb] + sp];
   if (t >= 0) {
     row[J->pos[p->torn[t].yoff + e]] += a;
     return;

@@ -69,11 +69,21 @@ typedef struct bsim_plan {
   double *outbufs; /* all output buffers, one allocation */
   size_t noutbuf;  /* doubles in outbufs */
 
+  /* Wiring, built once by compile.c for everything that walks the links
+   * (input pointers, sparsity, analytic Jacobian). */
+  int *portbase; /* block b's outputs are ports portbase[b] .. [b+1]-1 */
+  int *inbase;   /* block b's inputs are inputs inbase[b] .. [b+1]-1 */
+  int *insrc_block, *insrc_port; /* per input: its source output, -1 none */
+  int *torn_of; /* per output port: its index in torn[], or -1 */
+
   /* Events (critical.c) */
   int *src_start, *src_block; /* data sources of each block (CSR) */
   int *dst_start, *dst_block; /* data consumers of each block (CSR) */
   char *inherits; /* no event input, no dep_t: activated with its sources */
   int *evbase;    /* index of block b's first event output in evcrit */
+  /* activations by source: those of event output e (an evbase index) are
+   * act_block/act_port[act_start[e] .. act_start[e+1]-1] */
+  int *act_start, *act_block, *act_port;
   char *evcrit;   /* event output whose activation reaches the continuous
                      part: served by stopping the integrator */
   char *relevant; /* per outbufs entry: read, directly or not, by the

@@ -121,10 +121,9 @@ static int union_of(builder *bd, const iset *sets, int k, iset *out) {
 }
 
 /* What a consumer of output (blk, port) reads: a torn copy or the buffer. */
-static iset read_set(const iset *outset, const iset *tornset,
-                     const int *torn_of, const int *portbase, int blk,
-                     int port) {
-  int t = torn_of[portbase[blk] + port];
+static iset read_set(const bsim_plan *p, const iset *outset,
+                     const iset *tornset, int blk, int port) {
+  int t = p->torn_of[p->portbase[blk] + port];
   return t >= 0 ? tornset[t] : outset[blk];
 }
 
@@ -132,41 +131,21 @@ int bsim_plan_sparsity(bsim_plan *p) {
   const bsim_flat *f = p->flat;
   int nb = p->nblocks, ny = p->ny, rc = -1;
   builder bd = {0};
-  int *portbase = calloc((size_t)nb + 1, sizeof(int));
-  int *inbase = calloc((size_t)nb + 1, sizeof(int));
+  const int *inbase = p->inbase;
   iset *outset = calloc((size_t)nb + 1, sizeof(iset));
   iset *tornset = calloc((size_t)p->ntorn + 1, sizeof(iset));
   iset *rowset = calloc((size_t)ny, sizeof(iset));
   iset *cand = NULL;
-  int *torn_of = NULL, *src_blk = NULL, *src_port = NULL, *colptr = NULL,
-      *rowidx = NULL, *fill = NULL;
-  if (!portbase || !inbase || !outset || !tornset || !rowset) goto done;
+  int *colptr = NULL, *rowidx = NULL, *fill = NULL;
+  if (!outset || !tornset || !rowset) goto done;
   int maxin = 0;
-  for (int i = 0; i < nb; i++) {
-    const bsim_model *m = &f->blocks[i].model;
-    portbase[i + 1] = portbase[i] + m->nout;
-    inbase[i + 1] = inbase[i] + m->nin;
-    if (m->nin > maxin) maxin = m->nin;
-  }
-  torn_of = malloc(sizeof(int) * (size_t)(portbase[nb] + 1));
-  src_blk = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
-  src_port = malloc(sizeof(int) * (size_t)(inbase[nb] + 1));
+  for (int i = 0; i < nb; i++)
+    if (f->blocks[i].model.nin > maxin) maxin = f->blocks[i].model.nin;
   cand = calloc((size_t)maxin + 2, sizeof(iset));
-  if (!torn_of || !src_blk || !src_port || !cand) goto done;
-  for (int i = 0; i < portbase[nb]; i++)
-    torn_of[i] = -1;
-  for (int i = 0; i < inbase[nb]; i++)
-    src_blk[i] = -1;
-  for (int t = 0; t < p->ntorn; t++) {
-    torn_of[portbase[p->torn[t].block] + p->torn[t].port] = t;
+  if (!cand) goto done;
+  for (int t = 0; t < p->ntorn; t++)
     if (pool_range(&bd, p->torn[t].yoff, p->torn[t].n, &tornset[t]) != 0)
       goto done;
-  }
-  for (int l = 0; l < f->nlinks; l++) {
-    const bsim_flat_link *ln = &f->links[l];
-    src_blk[inbase[ln->to_block] + ln->to_port] = ln->from_block;
-    src_port[inbase[ln->to_block] + ln->to_port] = ln->from_port;
-  }
 
   /* Output sets in evaluation order. Blocks the residual does not call
    * (no states, activated by events) hold constants: empty sets. */
@@ -180,10 +159,10 @@ int bsim_plan_sparsity(bsim_plan *p) {
     if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0) goto done;
     cand[nc++] = own;
     for (int u = 0; u < m->nin; u++) {
-      int sb = src_blk[inbase[b] + u];
+      int sb = p->insrc_block[inbase[b] + u];
       if (sb >= 0 && m->dep_u[u])
-        cand[nc++] = read_set(outset, tornset, torn_of, portbase, sb,
-                              src_port[inbase[b] + u]);
+        cand[nc++] =
+            read_set(p, outset, tornset, sb, p->insrc_port[inbase[b] + u]);
     }
     if (union_of(&bd, cand, nc, &outset[b]) != 0) goto done;
   }
@@ -200,10 +179,10 @@ int bsim_plan_sparsity(bsim_plan *p) {
     if (pool_range(&bd, rb->xoff, m->nx, &own) != 0) goto done;
     cand[nc++] = own;
     for (int u = 0; u < m->nin; u++) {
-      int sb = src_blk[inbase[b] + u];
+      int sb = p->insrc_block[inbase[b] + u];
       if (sb >= 0)
-        cand[nc++] = read_set(outset, tornset, torn_of, portbase, sb,
-                              src_port[inbase[b] + u]);
+        cand[nc++] =
+            read_set(p, outset, tornset, sb, p->insrc_port[inbase[b] + u]);
     }
     iset row;
     if (union_of(&bd, cand, nc, &row) != 0) goto done;
@@ -253,15 +232,10 @@ done:
   free(bd.pool);
   free(bd.a);
   free(bd.b);
-  free(portbase);
-  free(inbase);
   free(outset);
   free(tornset);
   free(rowset);
   free(cand);
-  free(torn_of);
-  free(src_blk);
-  free(src_port);
   free(colptr);
   free(rowidx);
   free(fill);

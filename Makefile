@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO       ?= examples/bouncing_ball.xml
 RESULTS    ?= results
 
-.PHONY: all deps configure build demo test test-asan clean
+.PHONY: all deps configure build demo test test-asan docs clean
 
 all: build
 
@@ -35,6 +35,10 @@ test-asan:
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# Documents generated from the code (a test fails when they are stale).
+docs: build
+	$(BUILD)/blocksim blocks --markdown > docs/block-reference.md
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(RESULTS)

@@ -24,7 +24,7 @@ static const char usage_text[] =
     "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs "
     "NAME,...\n"
     "                          [--at T] [--export DIR] [-p ...]\n"
-    "       blocksim blocks [TYPE]\n"
+    "       blocksim blocks [TYPE | --markdown]\n"
     "       blocksim solvers [NAME]\n"
     "       blocksim --help | --version\n";
 

@@ -239,6 +239,16 @@ typedef struct bsim_block_type {
   int (*define)(bsim_define_ctx *ctx, bsim_model *m);
   void (*fn)(bsim_block *blk, int flag);
   unsigned flags; /* BSIM_TYPE_* */
+  /* Xcos import (fields appended here keep older descriptors valid): what
+   * each entry of the block's Xcos `exprs` (its dialog fields, in dialog
+   * order) sets, comma-separated. An entry is the name of one of `params`
+   * (the field's text becomes that parameter's expression, evaluated in
+   * the diagram's context), or "-" for a field blocksim ignores (display
+   * settings that change nothing computed). NULL: the type has no
+   * mapping; an .xcos reader then falls back to the model data stored in
+   * the file when it names a known simulation function. docs/xcos.md
+   * documents the conversions a reader applies on top of this. */
+  const char *xcos_exprs;
 } bsim_block_type;
 
 /* The standard library: lookup by interface or simulation-function name. */

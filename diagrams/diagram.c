@@ -21,6 +21,7 @@ static void free_params(dg_param *p, int n) {
 void dg_diagram_free(dg_diagram *d) {
   if (!d) return;
   free(d->name);
+  free(d->script);
   free_params(d->context, d->ncontext);
   for (int i = 0; i < d->nblocks; i++) {
     dg_block *b = &d->blocks[i];

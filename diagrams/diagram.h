@@ -47,6 +47,10 @@ typedef struct dg_observe {
 
 struct dg_diagram {
   char *name;
+  /* Scilab statements run before the <var>s of this level (an Xcos
+   * context, or a native <script>); NULL when there are none. */
+  char *script;
+  int script_line;
   dg_param *context; /* <var name value> in order; later may use earlier */
   int ncontext;
   dg_block *blocks;

@@ -118,6 +118,23 @@ void bsim_block_stop(bsim_block *blk);
 int bsim_block_record(bsim_block *blk, const double *values, int n);
 
 /* ------------------------------------------------------------------------
+ * Scilab's random generators
+ * ------------------------------------------------------------------------ */
+
+/* Scilab's uniform generator `urand` (behind `rand()` and the RAND_f /
+ * RAND_m blocks), so that the same seed gives Scilab's sequence exactly:
+ * the linear congruence seed <- (843314861 seed + 453816693) mod 2^31,
+ * returning seed / 2^31 in [0, 1). The caller owns the seed (a block keeps
+ * it in its discrete state, as Scilab does): there is no hidden state. */
+double bsim_urand(int *seed);
+/* Two independent N(0, 1) deviates from bsim_urand by Marsaglia's polar
+ * method: uniform pairs (2u - 1, 2v - 1) are drawn until one lies in the
+ * unit disc (radius^2 r <= 1), scaled by sqrt(-2 ln r / r). RAND_f and
+ * RAND_m use the first of each pair only; Scilab's rand('normal') returns
+ * both, first then second. */
+void bsim_nrand_pair(int *seed, double pair[2]);
+
+/* ------------------------------------------------------------------------
  * Parameters and the define step
  * ------------------------------------------------------------------------ */
 

@@ -77,6 +77,10 @@ int bsim_std_numel(const bsim_value *v);
 int bsim_std_scalar(bsim_define_ctx *ctx, const char *name, double *out);
 /* The parameter as an integer scalar >= min; -1 (reported) otherwise. */
 int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out);
+/* rows x cols computed without overflow into *out; more than
+ * BSIM_MAX_ELEMS (block.h) is reported as bad input naming `what` (-1). */
+int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
+                   int *out);
 /* Number of elements of input / output port k, as the scheduler laid them
  * out (rows times columns). */
 int bsim_std_insize(const bsim_block *blk, int k);

@@ -4,7 +4,7 @@
  * Kept here so that each family file reads as the block's semantics only.
  */
 #include <math.h>
-
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +44,21 @@ int bsim_std_insize(const bsim_block *blk, int k) {
 
 int bsim_std_outsize(const bsim_block *blk, int k) {
   return blk->outsz[k] * blk->outsz[blk->nout + k];
+}
+
+int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
+                   int *out) {
+  /* 64-bit products cannot overflow for operands below 2^31 */
+  int64_t n = (int64_t)(rows > 0 ? rows : 0) * (int64_t)(cols > 0 ? cols : 0);
+  if (rows > INT32_MAX || cols > INT32_MAX || n > BSIM_MAX_ELEMS)
+    return bsim_define_error(ctx,
+                             "%s would be %ldx%ld (%.3g elements), more than "
+                             "the %d a block may hold (hint: check the "
+                             "parameters' sizes)",
+                             what, rows, cols, (double)rows * (double)cols,
+                             BSIM_MAX_ELEMS);
+  *out = (int)n;
+  return 0;
 }
 
 void bsim_std_numeric_failure(bsim_block *blk, const char *what) {
@@ -90,7 +105,11 @@ static double *tf_realize(bsim_define_ctx *ctx, tf_ss *ss) {
                       nn, n);
     return NULL;
   }
-  double *buf = calloc((size_t)(2 * (n + 1) + n * n + 2 * n + 1), sizeof *buf);
+  /* n^2 overflows an int from degree 46341 on: size it checked */
+  int nsq;
+  if (bsim_std_elems(ctx, "the realisation's state matrix A", n, n, &nsq) != 0)
+    return NULL;
+  double *buf = calloc((size_t)nsq + 4 * (size_t)n + 3, sizeof *buf);
   if (!buf) {
     bsim_define_error(ctx, "out of memory");
     return NULL;
@@ -99,7 +118,7 @@ static double *tf_realize(bsim_define_ctx *ctx, tf_ss *ss) {
   double *da = buf, *na = da + n + 1;
   ss->n = n;
   ss->A = na + n + 1;
-  ss->B = ss->A + n * n;
+  ss->B = ss->A + nsq;
   ss->C = ss->B + n;
   for (int k = 0; k <= n; k++)
     da[k] = den[n - k] / den[0];
@@ -110,9 +129,9 @@ static double *tf_realize(bsim_define_ctx *ctx, tf_ss *ss) {
    * num by den and C the coefficients of the remainder. */
   ss->D = nn == n ? na[n] : 0.0;
   for (int i = 0; i + 1 < n; i++)
-    ss->A[i + n * (i + 1)] = 1.0;
+    ss->A[(size_t)i + (size_t)n * (size_t)(i + 1)] = 1.0;
   for (int j = 0; j < n; j++) {
-    ss->A[(n - 1) + n * j] = -da[j];
+    ss->A[(size_t)(n - 1) + (size_t)n * (size_t)j] = -da[j];
     ss->C[j] = na[j] - ss->D * da[j];
   }
   if (n > 0) ss->B[n - 1] = 1.0;
@@ -123,8 +142,15 @@ int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
                        int nu, int ny, const double *A, const double *B,
                        const double *C, const double *D, const double *x0) {
   const double *part[4] = {A, B, C, D};
-  const int len[4] = {n * n, n * nu, ny * n, ny * nu};
-  double *r = bsim_model_alloc_rpar(m, len[0] + len[1] + len[2] + len[3]);
+  int len[4], total = 0;
+  if (bsim_std_elems(ctx, "A", n, n, &len[0]) != 0 ||
+      bsim_std_elems(ctx, "B", n, nu, &len[1]) != 0 ||
+      bsim_std_elems(ctx, "C", ny, n, &len[2]) != 0 ||
+      bsim_std_elems(ctx, "D", ny, nu, &len[3]) != 0 ||
+      bsim_std_elems(ctx, "rpar = [A(:); B(:); C(:); D(:)]",
+                     (long)len[0] + len[1] + len[2] + len[3], 1, &total) != 0)
+    return -1;
+  double *r = bsim_model_alloc_rpar(m, total);
   double *x = discrete ? bsim_model_alloc_z0(m, n) : bsim_model_alloc_x0(m, n);
   if (!r || (n > 0 && !x)) return bsim_define_error(ctx, "out of memory");
   int feed = 0;
@@ -185,8 +211,9 @@ int bsim_std_ss_model(bsim_define_ctx *ctx, bsim_model *m, int discrete) {
                              "'C' must have %d columns (A is %dx%d), got a "
                              "%dx%d matrix",
                              ns, ns, ns, C->rows, C->cols);
-  int nd = bsim_std_numel(D);
-  if (nd != ny * nu && nd > 1)
+  int nd = bsim_std_numel(D), nyu;
+  if (bsim_std_elems(ctx, "D", ny, nu, &nyu) != 0) return -1;
+  if (nd != nyu && nd > 1)
     return bsim_define_error(ctx,
                              "'D' must be %dx%d (rows of C x columns of B), "
                              "got a %dx%d matrix",
@@ -198,10 +225,10 @@ int bsim_std_ss_model(bsim_define_ctx *ctx, bsim_model *m, int discrete) {
                              ns, x0->rows, x0->cols);
   /* A scalar D is spread over every entry (Xcos spreads ones; spreading the
    * value is what the user wrote and agrees with Xcos for SISO systems). */
-  double *dfull = calloc((size_t)(ny * nu > 0 ? ny * nu : 1), sizeof *dfull);
+  double *dfull = calloc((size_t)(nyu > 0 ? nyu : 1), sizeof *dfull);
   if (!dfull) return bsim_define_error(ctx, "out of memory");
-  for (int i = 0; i < ny * nu; i++)
-    dfull[i] = nd == ny * nu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
+  for (int i = 0; i < nyu; i++)
+    dfull[i] = nd == nyu ? D->v[i] : nd == 1 ? D->v[0] : 0.0;
   int rc = bsim_std_lti_model(ctx, m, discrete, ns, nu, ny, A->v,
                               nu ? B->v : NULL, ny ? C->v : NULL, dfull, x0->v);
   free(dfull);

@@ -134,6 +134,14 @@ static int sum_rule(sz *s, int b, int which) {
     const bsim_flat_block *fb = &s->f->blocks[b];
     const char *side = which == OUT_R ? "output" : "input";
     const char *others = which == OUT_R ? "inputs" : "outputs";
+    if (sum > BSIM_MAX_ELEMS) {
+      bsim_error_set(s->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): %s %d would have %ld rows, more "
+                     "than the %d a signal may have",
+                     s->f->file ? s->f->file : "(diagram)", fb->line, fb->path,
+                     fb->type->name, side, p + 1, sum, BSIM_MAX_ELEMS);
+      return -1;
+    }
     if (unknown == 0 && !s->val[d]) {
       assign(s, b, which, p, (int)sum);
       changed = 1;
@@ -179,12 +187,34 @@ static int propagate(sz *s) {
   }
 }
 
+/* Every port within BSIM_MAX_ELEMS, so that the int products of sizes
+ * made downstream cannot overflow. */
+static int check_port(sz *s, int b, const char *side, int port, int rows,
+                      int cols) {
+  if ((long long)rows * cols <= BSIM_MAX_ELEMS) return 0;
+  const bsim_flat_block *fb = &s->f->blocks[b];
+  bsim_error_set(s->err, BSIM_ERR_INPUT,
+                 "%s:%d: block '%s' (%s): %s %d would be %dx%d, more than "
+                 "the %d elements a signal may have",
+                 s->f->file ? s->f->file : "(diagram)", fb->line, fb->path,
+                 fb->type->name, side, port + 1, rows, cols, BSIM_MAX_ELEMS);
+  return -1;
+}
+
 /* Copy the inferred sizes back and resolve ng/nmode = -k (one per element
  * of input k). */
 static int write_back(sz *s) {
   for (int b = 0; b < s->f->nblocks; b++) {
     bsim_flat_block *fb = &s->f->blocks[b];
     bsim_model *m = &fb->model;
+    for (int i = 0; i < m->nin; i++)
+      if (check_port(s, b, "input", i, s->val[dim(s, b, IN_R, i)],
+                     s->val[dim(s, b, IN_C, i)]))
+        return -1;
+    for (int j = 0; j < m->nout; j++)
+      if (check_port(s, b, "output", j, s->val[dim(s, b, OUT_R, j)],
+                     s->val[dim(s, b, OUT_C, j)]))
+        return -1;
     for (int i = 0; i < m->nin; i++) {
       m->in[i] = s->val[dim(s, b, IN_R, i)];
       m->in2[i] = s->val[dim(s, b, IN_C, i)];

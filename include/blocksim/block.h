@@ -138,6 +138,11 @@ void bsim_nrand_pair(int *seed, double pair[2]);
  * Parameters and the define step
  * ------------------------------------------------------------------------ */
 
+/* Most elements one parameter matrix, block matrix or signal may have:
+ * beyond it a size is a typo or an attack, and products of sizes would no
+ * longer fit an int. Larger inputs are refused as bad input. */
+enum { BSIM_MAX_ELEMS = 10000000 };
+
 typedef enum { BSIM_PARAM_REAL = 0, BSIM_PARAM_STRING = 1 } bsim_param_kind;
 
 /* A parameter value: a real matrix (column-major, as Scilab stores it), or a

@@ -1,0 +1,62 @@
+# The bad-input corpus (tests/bad_input/): every file there is a diagram, or
+# an input of another kind, that blocksim must refuse or fail cleanly. Each
+# file opens with a comment (or has a NAME.expect sidecar, for files that
+# cannot carry one) giving the expected exit status and a fragment of the
+# message, literally, and optionally the command line ({} = the file):
+#   status: 2
+#   message: block 'tf' (CLR)
+#   command: check {}          (default: run {})
+# A run must also finish within its timeout (no hang) and leave nothing
+# behind in its working folder.
+include(${CMAKE_CURRENT_LIST_DIR}/lib/expect.cmake)
+get_filename_component(corpus "${DATA}/../bad_input" ABSOLUTE)
+file(GLOB cases "${corpus}/*")
+list(FILTER cases EXCLUDE REGEX "\\.expect$|/README\\.md$")
+set(count 0)
+foreach(case ${cases})
+  get_filename_component(name "${case}" NAME)
+  set(spec "${case}")
+  if(EXISTS "${case}.expect")
+    set(spec "${case}.expect")
+  endif()
+  file(STRINGS "${spec}" lines LIMIT_COUNT 30 LIMIT_INPUT 4096)
+  set(status "")
+  set(fragment "")
+  set(command "run {}")
+  foreach(line ${lines})
+    string(REGEX REPLACE "[ \t]*-->.*$" "" line "${line}")
+    if(line MATCHES "^[ \t]*status: ([0-9]+)")
+      set(status "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^[ \t]*message: (.*[^ \t])[ \t]*$")
+      set(fragment "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^[ \t]*command: (.*[^ \t])[ \t]*$")
+      set(command "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(status STREQUAL "" OR fragment STREQUAL "")
+    message(FATAL_ERROR "${name}: no 'status:' and 'message:' lines")
+  endif()
+  string(REPLACE "{}" "${case}" command "${command}")
+  separate_arguments(args UNIX_COMMAND "${command}")
+  set(dir "${WORK}/${name}.d")
+  file(MAKE_DIRECTORY "${dir}")
+  execute_process(COMMAND "${BLOCKSIM}" ${args}
+    WORKING_DIRECTORY "${dir}"
+    RESULT_VARIABLE st OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 30)
+  if(NOT st STREQUAL "${status}")
+    message(FATAL_ERROR "${name}: exit status '${st}', want ${status}\n"
+      "  command: blocksim ${command}\n  stderr:\n${err}")
+  endif()
+  string(FIND "${out}${err}" "${fragment}" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${name}: message lacks '${fragment}'\n"
+      "  command: blocksim ${command}\n  stderr:\n${err}")
+  endif()
+  file(GLOB left "${dir}/*")
+  if(left)
+    message(FATAL_ERROR "${name}: left files behind: ${left}")
+  endif()
+  math(EXPR count "${count} + 1")
+endforeach()
+message(STATUS "bad-input corpus: ${count} cases")

@@ -40,13 +40,15 @@ int main(int argc, char **argv) {
   if (repeats < 1) repeats = 1;
   bsim_error err;
   bsim_error_clear(&err);
+  bsim_library *lib = bsim_library_create(&err);
   double t0 = now();
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = lib ? bsim_diagram_load(path, lib, &err) : NULL;
   bsim_sim *s = d ? bsim_sim_create(d, NULL, &err) : NULL;
   double t_prepare = now() - t0;
   if (!s) {
     fprintf(stderr, "overhead: %s\n", err.message);
     bsim_diagram_free(d);
+    bsim_library_free(lib);
     return 1;
   }
   /* Same settings for the hand-written program: read back from the run. */
@@ -101,5 +103,6 @@ int main(int argc, char **argv) {
   printf("final |th1 - th1_ida| = %.2g, |th2 - th2_ida| = %.2g\n", dth1, dth2);
   bsim_sim_free(s);
   bsim_diagram_free(d);
+  bsim_library_free(lib);
   return 0;
 }

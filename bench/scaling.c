@@ -58,8 +58,9 @@ static double stat_of(const bsim_sim *s, const char *name) {
 static int measure(const char *path, long n, const char *linsol) {
   bsim_error err;
   bsim_error_clear(&err);
+  bsim_library *lib = bsim_library_create(&err);
   double t0 = now();
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = lib ? bsim_diagram_load(path, lib, &err) : NULL;
   double t1 = now();
   bsim_options o;
   bsim_options_init(&o);
@@ -71,6 +72,9 @@ static int measure(const char *path, long n, const char *linsol) {
   double t2 = now();
   if (!s || bsim_sim_run(s, &err) != 0) {
     fprintf(stderr, "scaling: N=%ld %s: %s\n", n, linsol, err.message);
+    bsim_sim_free(s);
+    bsim_diagram_free(d);
+    bsim_library_free(lib);
     return 1;
   }
   double t3 = now();
@@ -86,6 +90,7 @@ static int measure(const char *path, long n, const char *linsol) {
   fflush(stdout);
   bsim_sim_free(s);
   bsim_diagram_free(d);
+  bsim_library_free(lib);
   return 0;
 }
 

@@ -1,16 +1,15 @@
 /*
  * The standard block library's registry: one static table of descriptors,
- * looked up by Xcos interface name first and simulation-function name
- * second. Adding a block type is adding its file and one line here.
+ * which bsim_library_create (library.c) registers in this order. Adding a
+ * block type is adding its file and one line here.
  */
-#include <string.h>
-
 #include "blocks/std.h"
 
 /* Order matters only for simulation-function names shared by several
  * interfaces ("csslti4": CLSS and CLR, "multiplex": MUX and DEMUX,
  * "step_func": STEP and STEP_FUNCTION): the first one listed answers, and
- * they share their computational function anyway. */
+ * they must share their computational function (the library refuses
+ * otherwise). */
 static const bsim_block_type *const table[] = {
     &bsim_type_CONST_m,  &bsim_type_CONST,      &bsim_type_CONST_f,
     &bsim_type_GENSIN_f, &bsim_type_STEP,       &bsim_type_STEP_FUNCTION,
@@ -36,24 +35,12 @@ static const struct {
     {bsim_sink_types, &bsim_sink_ntypes},
 };
 
-const bsim_block_type *bsim_block_type_at(size_t i) {
+const bsim_block_type *bsim_std_type_at(size_t i) {
   if (i < NTABLE) return table[i];
   i -= NTABLE;
   for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
     if (i < (size_t)*families[f].n) return families[f].types[i];
     i -= (size_t)*families[f].n;
   }
-  return NULL;
-}
-
-const bsim_block_type *bsim_block_type_find(const char *name) {
-  if (!name) return NULL;
-  const bsim_block_type *t;
-  /* Interface names win, so that "sin_blk" finds its own type and not
-   * TrigFun, whose default function it is. */
-  for (size_t i = 0; (t = bsim_block_type_at(i)) != NULL; i++)
-    if (strcmp(t->name, name) == 0) return t;
-  for (size_t i = 0; (t = bsim_block_type_at(i)) != NULL; i++)
-    if (t->sim_name && strcmp(t->sim_name, name) == 0) return t;
   return NULL;
 }

@@ -9,6 +9,10 @@
 
 #include "blocksim/block.h"
 
+/* registry.c: the standard types in registration order (the table, then
+ * each family's), NULL past the end. */
+const bsim_block_type *bsim_std_type_at(size_t i);
+
 /* sources.c */
 extern const bsim_block_type bsim_type_CONST_m;
 extern const bsim_block_type bsim_type_CONST;

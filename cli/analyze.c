@@ -86,9 +86,9 @@ static int split(char *text, const char **list) {
   return n;
 }
 
-static bsim_analysis *load(const an_args *a, bsim_diagram **d,
-                           bsim_error *err) {
-  *d = bsim_diagram_load(a->diagram, err);
+static bsim_analysis *load(const bsim_library *lib, const an_args *a,
+                           bsim_diagram **d, bsim_error *err) {
+  *d = bsim_diagram_load(a->diagram, lib, err);
   if (!*d || bsim_cli_override(*d, a->params, a->nparams, err) != 0)
     return NULL;
   return bsim_analysis_create(*d, NULL, a->at, err);
@@ -174,7 +174,7 @@ static void print_stability(const bsim_analysis *an) {
            stiff);
 }
 
-int bsim_cli_analyze(int argc, char **argv) {
+int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv) {
   an_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
   int rc = a.params ? parse(argc, argv, 0, &a) : BSIM_ERR_SIM;
@@ -185,7 +185,7 @@ int bsim_cli_analyze(int argc, char **argv) {
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
-  bsim_analysis *an = load(&a, &d, &err);
+  bsim_analysis *an = load(lib, &a, &d, &err);
   if (!an) {
     rc = bsim_cli_report(&err);
   } else {
@@ -221,7 +221,7 @@ static void print_matrix(const bsim_analysis *an, char which) {
   }
 }
 
-int bsim_cli_linearize(int argc, char **argv) {
+int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv) {
   an_args a = {0};
   const char **ins = calloc((size_t)argc + 1, sizeof(char *));
   const char **outs = calloc((size_t)argc + 1, sizeof(char *));
@@ -233,7 +233,7 @@ int bsim_cli_linearize(int argc, char **argv) {
   bsim_analysis *an = NULL;
   if (rc == 0) {
     int ni = split(a.inputs, ins), no = split(a.outputs, outs);
-    an = load(&a, &d, &err);
+    an = load(lib, &a, &d, &err);
     if (!an || bsim_analysis_linearize(an, ins, ni, outs, no, &err) != 0)
       rc = bsim_cli_report(&err);
   }

@@ -175,9 +175,9 @@ int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
   return 0;
 }
 
-static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
-                         bsim_error *err) {
-  bsim_diagram *d = bsim_diagram_load(a->diagram, err);
+static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
+                         bsim_diagram **dout, bsim_error *err) {
+  bsim_diagram *d = bsim_diagram_load(a->diagram, lib, err);
   if (!d) return NULL;
   bsim_sim *s = bsim_cli_override(d, a->params, a->nparams, err) == 0
                     ? bsim_sim_create(d, &a->opt, err)
@@ -190,7 +190,7 @@ static bsim_sim *prepare(const run_args *a, bsim_diagram **dout,
   return s;
 }
 
-static int cmd_run(int argc, char **argv) {
+static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   run_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
   a.sp_names = calloc((size_t)argc + 1, sizeof(char *));
@@ -205,7 +205,7 @@ static int cmd_run(int argc, char **argv) {
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
-  bsim_sim *s = rc ? NULL : prepare(&a, &d, &err);
+  bsim_sim *s = rc ? NULL : prepare(lib, &a, &d, &err);
   if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
     if (bsim_sim_run(s, &err) != 0 ||
@@ -229,7 +229,7 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
-static int cmd_check(int argc, char **argv) {
+static int cmd_check(const bsim_library *lib, int argc, char **argv) {
   if (argc != 1) return bsim_cli_usage("%s", "check takes exactly one DIAGRAM");
   run_args a = {0};
   a.diagram = argv[0];
@@ -237,7 +237,7 @@ static int cmd_check(int argc, char **argv) {
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
-  bsim_sim *s = prepare(&a, &d, &err);
+  bsim_sim *s = prepare(lib, &a, &d, &err);
   if (!s) return bsim_cli_report(&err);
   bsim_system_info info;
   bsim_sim_info(s, &info);
@@ -248,6 +248,18 @@ static int cmd_check(int argc, char **argv) {
   bsim_sim_free(s);
   bsim_diagram_free(d);
   return 0;
+}
+
+/* The command once the library exists. */
+static int dispatch(const bsim_library *lib, const char *cmd, int argc,
+                    char **argv) {
+  if (strcmp(cmd, "run") == 0) return cmd_run(lib, argc, argv);
+  if (strcmp(cmd, "check") == 0) return cmd_check(lib, argc, argv);
+  if (strcmp(cmd, "blocks") == 0) return bsim_cli_blocks(lib, argc, argv);
+  if (strcmp(cmd, "analyze") == 0) return bsim_cli_analyze(lib, argc, argv);
+  if (strcmp(cmd, "linearize") == 0) return bsim_cli_linearize(lib, argc, argv);
+  if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(argc, argv);
+  return bsim_cli_usage("unknown command '%s'", cmd);
 }
 
 int main(int argc, char **argv) {
@@ -262,12 +274,11 @@ int main(int argc, char **argv) {
     puts("blocksim 0.1.0");
     return 0;
   }
-  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
-  if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
-  if (strcmp(cmd, "blocks") == 0) return bsim_cli_blocks(argc - 2, argv + 2);
-  if (strcmp(cmd, "analyze") == 0 || strcmp(cmd, "linearize") == 0)
-    return (cmd[0] == 'a' ? bsim_cli_analyze : bsim_cli_linearize)(argc - 2,
-                                                                   argv + 2);
-  if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(argc - 2, argv + 2);
-  return bsim_cli_usage("unknown command '%s'", cmd);
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_library *lib = bsim_library_create(&err);
+  if (!lib) return bsim_cli_report(&err);
+  int rc = dispatch(lib, cmd, argc - 2, argv + 2);
+  bsim_library_free(lib);
+  return rc;
 }

@@ -75,6 +75,9 @@ typedef struct dg_settings {
 
 struct bsim_diagram {
   char *file; /* path as given, for messages */
+  /* The block types the diagram was read against (the caller's library,
+   * which outlives the diagram and everything made from it). */
+  const bsim_library *lib;
   dg_diagram *root;
   dg_settings settings;
   dg_observe *observes;

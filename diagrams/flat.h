@@ -12,6 +12,9 @@
 typedef struct bsim_flat_block {
   char *path; /* "outer/inner/id" */
   const bsim_block_type *type;
+  /* The type whose computational function runs: model.sim's when the
+   * define step chose one (TrigFun -> cos_blk), else type. */
+  const bsim_block_type *run_type;
   bsim_model model; /* sizes all positive after inference */
   int line;         /* source line of the <block> */
 } bsim_flat_block;
@@ -29,6 +32,7 @@ typedef struct bsim_flat_observe {
 
 typedef struct bsim_flat {
   char *file; /* a copy: the flat diagram outlives the diagram it came from */
+  const bsim_library *lib; /* the diagram's: types point into it */
   bsim_flat_block *blocks;
   int nblocks;
   bsim_flat_link *links; /* data links, one per (source, destination) */

@@ -128,7 +128,7 @@ static int port_role(const bsim_model *m) {
 
 static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
                     const bsim_scope *scope) {
-  const bsim_block_type *t = bsim_block_type_find(b->type);
+  const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
   if (!t) {
     bsim_error_set(f->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s': unknown block type '%s' (hint: run "
@@ -419,13 +419,23 @@ static int take_blocks(fl *f, bsim_flat *out) {
     b->model = nd->model;
     b->line = nd->line;
     if (!(b->path = strdup(nd->path))) return dg_fl_nomem(f);
+    b->run_type =
+        b->model.sim ? bsim_library_find(f->d->lib, b->model.sim) : b->type;
+    if (!b->run_type) {
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): its simulation function '%s' "
+                     "is not in the block library (hint: load the plugin "
+                     "that provides it)",
+                     f->file, b->line, b->path, b->type->name, b->model.sim);
+      return -1;
+    }
   }
   return 0;
 }
 
 bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
-  if (!d || !d->root) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "flatten: no diagram");
+  if (!d || !d->root || !d->lib) {
+    bsim_error_set(err, BSIM_ERR_INPUT, "flatten: no diagram or no library");
     return NULL;
   }
   fl f = {0};
@@ -438,6 +448,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   if (rc == 0) {
     out->file = strdup(d->file ? d->file : "");
     if (!out->file) rc = dg_fl_nomem(&f);
+    out->lib = d->lib;
     out->settings = d->settings;
     out->settings.solver = NULL;
     /* the run takes solver parameters from the diagram itself; the flat

@@ -54,6 +54,7 @@ static const attr_rule attr_rules[] = {
 
 typedef struct reader {
   const char *file;
+  const bsim_library *lib;
   bsim_error *err;
 } reader;
 
@@ -158,7 +159,7 @@ static int read_params(reader *r, xmlNodePtr parent, const char *child,
  * parameter names. (Required parameters are checked when flattening, since
  * an override may still supply them.) */
 static int check_block(reader *r, const dg_block *b) {
-  const bsim_block_type *t = bsim_block_type_find(b->type);
+  const bsim_block_type *t = bsim_library_find(r->lib, b->type);
   if (!t) {
     bsim_error_set(r->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s': unknown block type '%s' (hint: run "
@@ -550,9 +551,17 @@ static void init_settings(dg_settings *s) {
   s->spacing = -1;
 }
 
-bsim_diagram *bsim_diagram_load(const char *path, bsim_error *err) {
+bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
+                                bsim_error *err) {
   if (!path) {
     bsim_error_set(err, BSIM_ERR_INPUT, "no diagram file given");
+    return NULL;
+  }
+  if (!lib) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: no block library given (hint: create one with "
+                   "bsim_library_create)",
+                   path);
     return NULL;
   }
   /* Idempotent; lets libxml2 set up its tables before any parse. */
@@ -578,12 +587,13 @@ bsim_diagram *bsim_diagram_load(const char *path, bsim_error *err) {
     goto done;
   }
   if (validate(path, doc, err)) goto done;
-  reader r = {path, err};
+  reader r = {path, lib, err};
   d = calloc(1, sizeof *d);
   if (!d || !(d->file = strdup(path))) {
     nomem(&r);
     goto done;
   }
+  d->lib = lib;
   init_settings(&d->settings);
   d->root = read_level(&r, xmlDocGetRootElement(doc), d, NULL);
   if (!d->root) {

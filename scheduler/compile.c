@@ -221,12 +221,7 @@ static int setup_block(bsim_plan *p, int i, double **outbuf) {
   const bsim_flat_block *fb = &p->flat->blocks[i];
   const bsim_model *m = &fb->model;
   bsim_block *b = &rb->b;
-  const bsim_block_type *t = fb->type;
-  if (m->sim) {
-    t = bsim_block_type_find(m->sim);
-    if (!t) return -1;
-  }
-  rb->fn = t->fn;
+  rb->fn = fb->run_type->fn;
   rb->fb = fb;
   rb->xoff = rb->goff = -1;
   b->path = fb->path;

@@ -96,8 +96,7 @@ static int nin_elems(const rt_block *rb) {
  * describe. */
 static int supports(const rt_block *rb) {
   const bsim_model *m = &rb->fb->model;
-  const bsim_block_type *t =
-      m->sim ? bsim_block_type_find(m->sim) : rb->fb->type;
+  const bsim_block_type *t = rb->fb->run_type;
   return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
          !(m->implicit && m->nx > 0);
 }

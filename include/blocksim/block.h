@@ -273,10 +273,8 @@ typedef struct bsim_block_type {
   const char *xcos_exprs;
 } bsim_block_type;
 
-/* The standard library: lookup by interface or simulation-function name. */
-const bsim_block_type *bsim_block_type_find(const char *name);
-/* Iterate: returns NULL past the end. */
-const bsim_block_type *bsim_block_type_at(size_t i);
+/* Types are registered in, and looked up through, a bsim_library
+ * (blocksim/library.h). */
 
 #ifdef __cplusplus
 }

@@ -12,28 +12,12 @@
 #include <stddef.h>
 
 #include "block.h"
+#include "error.h"
+#include "library.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Error classes double as the command's exit status. */
-typedef enum {
-  BSIM_OK = 0,
-  BSIM_ERR_SIM = 1,   /* the simulation failed */
-  BSIM_ERR_INPUT = 2, /* bad input: file, format, parameter, connection */
-  BSIM_ERR_NOMEM = 3
-} bsim_status;
-
-typedef struct bsim_error {
-  bsim_status status;
-  char message[2048]; /* what, where (file:line or block path), hint */
-} bsim_error;
-
-/* Record an error (first one wins: later calls keep the original cause). */
-void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void bsim_error_clear(bsim_error *err);
 
 /* Process-wide set-up, for programs (not libraries) to call once at
  * start, before any thread loads a diagram: turns GSL's abort-on-error
@@ -49,8 +33,11 @@ void bsim_process_init(void);
 
 typedef struct bsim_diagram bsim_diagram;
 
-/* Parse and validate a native XML diagram. NULL on error (err says why). */
-bsim_diagram *bsim_diagram_load(const char *path, bsim_error *err);
+/* Parse and validate a native XML diagram, whose block types are looked up
+ * in lib. The diagram, and every sim or analysis made from it, keeps lib:
+ * free lib only after them. NULL on error (err says why). */
+bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
+                                bsim_error *err);
 void bsim_diagram_free(bsim_diagram *d);
 
 /* Override before running: "outer/inner/block.param" sets a block parameter,

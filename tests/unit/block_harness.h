@@ -24,6 +24,7 @@
 #include "diagrams/expr.h"
 #include "scheduler/plan.h"
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
@@ -34,7 +35,7 @@
 static inline bsim_block *bind_view(rt_block *rb, bsim_flat_block *fb,
                                     bsim_run_errors *errs, void **work,
                                     const char *type) {
-  fb->type = bsim_block_type_find(type);
+  fb->type = fb->run_type = std_type(type);
   fb->path = "test/blk";
   rb->fb = fb;
   rb->fn = fb->type ? fb->type->fn : NULL;
@@ -257,7 +258,7 @@ typedef struct harness {
 static inline int define_named(const char *type, bsim_model *m, bsim_error *err,
                                int n, const char *const *names,
                                const bsim_value *vals, int line) {
-  const bsim_block_type *t = bsim_block_type_find(type);
+  const bsim_block_type *t = std_type(type);
   CHECK(t != NULL, "type %s not registered", type);
   if (!t) return -1;
   bsim_value v[MAXP];
@@ -465,7 +466,7 @@ static inline int layout_check(const char *file) {
     return 1;
   }
   int bad = 0;
-  const bsim_block_type *t = bsim_block_type_find(c->type);
+  const bsim_block_type *t = std_type(c->type);
   if (!t) {
     fprintf(stderr, "FAILED %s: type %s not registered\n", file, c->type);
     free(c);

@@ -15,6 +15,7 @@
 
 #include "diagrams/flat.h"
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
@@ -24,7 +25,7 @@ static inline bsim_diagram *load(const char *file, bsim_error *err) {
   char path[1024];
   snprintf(path, sizeof path, "%s/diagrams/%s", BSIM_TEST_DATA, file);
   bsim_error_clear(err);
-  return bsim_diagram_load(path, err);
+  return bsim_diagram_load(path, test_library(), err);
 }
 
 /* Load and flatten tests/data/diagrams/<file>; d receives the diagram (to

@@ -17,6 +17,7 @@
 
 #include "blocksim/blocksim.h"
 #include "solvers/analysis.h"
+#include "tests/unit/test_library.h"
 
 static int failures;
 
@@ -83,7 +84,7 @@ static bsim_analysis *analyse(const char *name, double at, bsim_diagram **d) {
   snprintf(path, sizeof path, "%s/analysis/%s", BSIM_TEST_DATA, name);
   bsim_error err;
   bsim_error_clear(&err);
-  *d = bsim_diagram_load(path, &err);
+  *d = bsim_diagram_load(path, test_library(), &err);
   bsim_analysis *a = *d ? bsim_analysis_create(*d, NULL, at, &err) : NULL;
   CHECK(a, "%s: %s", name, err.message);
   return a;

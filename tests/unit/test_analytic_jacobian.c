@@ -21,13 +21,14 @@
 #endif
 
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 static char data_path[1024];
 
 static bsim_diagram *load(const char *path) {
   bsim_error err;
   bsim_error_clear(&err);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   CHECK(d != NULL, "%s: %s", path, err.message);
   return d;
 }

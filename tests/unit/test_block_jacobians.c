@@ -5,6 +5,7 @@
  * column by column, in the layout include/blocksim/block.h states.
  */
 #include "tests/unit/block_harness.h"
+#include "tests/unit/test_library.h"
 
 /* A fixed linear congruential sequence: "random" points, same every run. */
 static unsigned long lcg = 12345;
@@ -182,7 +183,7 @@ int main(void) {
   const char *src[] = {"CONST_m", "CONST",    "CONST_f",
                        "TIME_f",  "GENSIN_f", "TrigFun"};
   for (int i = 0; i < 6; i++) {
-    const bsim_block_type *t = bsim_block_type_find(src[i]);
+    const bsim_block_type *t = std_type(src[i]);
     CHECK(t && (t->flags & BSIM_TYPE_JACOBIAN), "%s not flagged", src[i]);
   }
   /* Saturation opts out per instance */

@@ -11,6 +11,7 @@
 #include <float.h>
 
 #include "tests/unit/block_harness.h"
+#include "tests/unit/test_library.h"
 
 /* Every expected value below is computed by one or two IEEE operations from
  * exact inputs, or by libm on the same argument, so results agree to a few
@@ -170,7 +171,7 @@ static void test_clr_realisation(void) {
   static double num1[2] = {1, 3}, num2[3] = {3, 1, 2}, den[3] = {2, 4, 8};
   const double *nums[2] = {num1, num2};
   int nnum[2] = {2, 3};
-  const bsim_block_type *t = bsim_block_type_find("CLR");
+  const bsim_block_type *t = std_type("CLR");
   for (int c = 0; c < 2; c++) {
     bsim_value v[2] = {{1, nnum[c], (double *)nums[c], NULL},
                        {1, 3, den, NULL}};

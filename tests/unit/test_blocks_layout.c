@@ -19,6 +19,7 @@
 #endif
 
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 /* Scilab writes the stored doubles with ~17 significant digits and our
  * realisations divide in the same order as Scilab, so agreement to a few
@@ -148,7 +149,7 @@ static void run_case(const char *file) {
     free(c);
     return;
   }
-  const bsim_block_type *t = bsim_block_type_find(c->type);
+  const bsim_block_type *t = std_type(c->type);
   CHECK(t != NULL, "%s: type %s not registered", file, c->type);
   if (!t) {
     free(c);
@@ -210,7 +211,7 @@ static void run_case(const char *file) {
 /* A B with the wrong number of rows must be a BSIM_ERR_INPUT whose message
  * names the block path and the matrix. */
 static void clss_bad_b(void) {
-  const bsim_block_type *t = bsim_block_type_find("CLSS");
+  const bsim_block_type *t = std_type("CLSS");
   double A[4] = {0, -2, 1, -3}, B[3] = {0, 1, 1}, C[2] = {1, 0}, D[1] = {0},
          x0[2] = {1, 0};
   bsim_value v[5] = {{2, 2, A, NULL},
@@ -234,7 +235,7 @@ static void clss_bad_b(void) {
   CHECK(m.rpar == NULL && m.in == NULL, "model not cleared after an error");
 
   /* An improper CLR is an error too. */
-  const bsim_block_type *clr = bsim_block_type_find("CLR");
+  const bsim_block_type *clr = std_type("CLR");
   double num[3] = {1, 0, 0}, den[2] = {1, 1};
   bsim_value w[2] = {{1, 3, num, NULL}, {1, 2, den, NULL}};
   bsim_error_clear(&err);
@@ -287,18 +288,18 @@ static void registry(void) {
                {"TrigFun", "TrigFun"},   {"step_func", "STEP"},
                {"cstblk4_m", "CONST_m"}, {"integral_func", "INTEGRAL_m"}};
   for (size_t i = 0; i < sizeof finds / sizeof finds[0]; i++) {
-    const bsim_block_type *t = bsim_block_type_find(finds[i].name);
+    const bsim_block_type *t = std_type(finds[i].name);
     CHECK(t && strcmp(t->name, finds[i].expect) == 0, "find(%s) gave %s",
           finds[i].name, t ? t->name : "NULL");
   }
-  CHECK(bsim_block_type_find("NO_SUCH_BLOCK") == NULL, "unknown name found");
+  CHECK(std_type("NO_SUCH_BLOCK") == NULL, "unknown name found");
   size_t n = 0;
-  for (const bsim_block_type *t; (t = bsim_block_type_at(n)) != NULL; n++) {
+  for (const bsim_block_type *t;
+       (t = bsim_library_type_at(test_library(), n, NULL)) != NULL; n++) {
     CHECK(t->name && t->sim_name && t->summary && t->doc && t->define && t->fn,
           "type %zu (%s) lacks a field", n, t->name ? t->name : "?");
     CHECK(t->nparams == 0 || t->params != NULL, "%s: params NULL", t->name);
-    CHECK(bsim_block_type_find(t->name) == t, "%s not found by its name",
-          t->name);
+    CHECK(std_type(t->name) == t, "%s not found by its name", t->name);
   }
   /* Every type the issues promise is registered under its Xcos name (a
    * count would break with every new family; names say what matters). */
@@ -313,14 +314,14 @@ static void registry(void) {
       "HYSTHERESIS", "SWITCH2_m",  "SIGNUM",        "CSCOPE",    "CMSCOPE",
       "CLKINV_f",    "CLKOUTV_f"};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
-    const bsim_block_type *t = bsim_block_type_find(required[i]);
+    const bsim_block_type *t = std_type(required[i]);
     CHECK(t && strcmp(t->name, required[i]) == 0, "%s is not registered",
           required[i]);
   }
   CHECK(n >= sizeof required / sizeof required[0], "%zu registered types", n);
-  const bsim_block_type *sf = bsim_block_type_find("STEP_FUNCTION");
+  const bsim_block_type *sf = std_type("STEP_FUNCTION");
   CHECK(sf && (sf->flags & BSIM_TYPE_SELF_ACTIVATED), "STEP_FUNCTION flags");
-  const bsim_block_type *inf = bsim_block_type_find("IN_f");
+  const bsim_block_type *inf = std_type("IN_f");
   CHECK(inf && (inf->flags & BSIM_TYPE_PORT), "IN_f flags");
 }
 

@@ -10,6 +10,7 @@
  * so that bsim_block_error records into a bsim_run_errors we can inspect.
  */
 #include "tests/unit/block_harness.h"
+#include "tests/unit/test_library.h"
 
 /* ---------------------------------------------------------- SATURATION */
 
@@ -533,8 +534,7 @@ static void test_registry(void) {
       "satur",    "HYSTHERESIS", "SWITCH2_m",  "switch2_m", "SIGNUM",
       "signum",   "hystheresis", "zcross"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    CHECK(bsim_block_type_find(names[i]) != NULL, "%s not registered",
-          names[i]);
+    CHECK(std_type(names[i]) != NULL, "%s not registered", names[i]);
   /* every default model must build (blocksim blocks shows them) */
   static const char *const ifaces[] = {"ZCROSS_f",  "POSTONEG_f", "NEGTOPOS_f",
                                        "GENERAL_f", "SATURATION", "HYSTHERESIS",

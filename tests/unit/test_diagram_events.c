@@ -5,6 +5,7 @@
  * error carries its file:line and the words a user relies on.
  */
 #include "tests/unit/diagram_harness.h"
+#include "tests/unit/test_library.h"
 
 /* The links (or activations) of f as sorted "from:port->to:port" lines by
  * leaf names, so that two diagrams compare as sets whatever their order. */
@@ -109,7 +110,7 @@ static void test_errors(void) {
 int main(void) {
   /* The event port types live in blocks/events.c; without them every case
    * below would fail for an unrelated reason. */
-  if (!bsim_block_type_find("CLKINV_f") || !bsim_block_type_find("CLKOUTV_f")) {
+  if (!std_type("CLKINV_f") || !std_type("CLKOUTV_f")) {
     fprintf(stderr, "test_diagram_events: block types CLKINV_f / CLKOUTV_f "
                     "are not registered (blocks/events.c)\n");
     return 1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "blocksim/blocksim.h"
+#include "tests/unit/test_library.h"
 
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
@@ -44,7 +45,7 @@ static bsim_diagram *e2e_load(const char *file) {
   bsim_error err;
   bsim_error_clear(&err);
   e2e_path(path, sizeof path, file);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   if (!d) {
     fprintf(stderr, "FAILED: loading %s: [%d] %s\n", path, (int)err.status,
             err.message);

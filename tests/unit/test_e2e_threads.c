@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "blocksim/blocksim.h"
+#include "tests/unit/test_library.h"
 
 enum { NTHREADS = 4, REPEATS = 5 };
 
@@ -40,7 +41,7 @@ static void *work(void *arg) {
   for (int rep = 0; rep < REPEATS && !j->failures; rep++) {
     bsim_error err;
     bsim_error_clear(&err);
-    bsim_diagram *d = bsim_diagram_load(path, &err);
+    bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
     if (!d || bsim_diagram_override(d, "k", value, &err) != 0) {
       j->failures++;
       snprintf(j->why, sizeof j->why, "load/override: %s", err.message);

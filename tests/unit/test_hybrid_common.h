@@ -21,7 +21,7 @@ static bsim_diagram *hy_load(const char *file) {
   bsim_error err;
   bsim_error_clear(&err);
   snprintf(path, sizeof path, "%s/hybrid/%s", BSIM_TEST_DATA, file);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   if (!d) {
     fprintf(stderr, "FAILED: loading %s: [%d] %s\n", path, (int)err.status,
             err.message);

@@ -19,6 +19,7 @@
 #endif
 
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 /* ---- colored finite differences ---------------------------------------- */
 
@@ -211,8 +212,9 @@ static void test_chain(void) {
   close(fd);
   bsim_error err;
   bsim_error_clear(&err);
-  bsim_diagram *d =
-      write_chain(path, NCHAIN) == 0 ? bsim_diagram_load(path, &err) : NULL;
+  bsim_diagram *d = write_chain(path, NCHAIN) == 0
+                        ? bsim_diagram_load(path, test_library(), &err)
+                        : NULL;
   remove(path);
   CHECK(d != NULL, "chain: %s", err.message);
   if (!d) return;
@@ -273,7 +275,7 @@ static bsim_diagram *load_data(const char *file) {
   bsim_error err;
   bsim_error_clear(&err);
   snprintf(path, sizeof path, "%s/solvers/%s", BSIM_TEST_DATA, file);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   CHECK(d != NULL, "%s: %s", file, err.message);
   return d;
 }
@@ -343,7 +345,7 @@ static void test_params(void) {
   char path[1024];
   snprintf(path, sizeof path, "%s/solvers/twice.xml", BSIM_TEST_DATA);
   bsim_error_clear(&err);
-  d = bsim_diagram_load(path, &err);
+  d = bsim_diagram_load(path, test_library(), &err);
   CHECK(d == NULL && err.status == BSIM_ERR_INPUT &&
             strstr(err.message, "twice.xml:6") && strstr(err.message, "line 5"),
         "[%d] %s", (int)err.status, err.message);

@@ -18,11 +18,12 @@
 #endif
 
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 static bsim_sim *compile(const char *path, bsim_diagram **dout) {
   bsim_error err;
   bsim_error_clear(&err);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   bsim_sim *s = d ? bsim_sim_create(d, NULL, &err) : NULL;
   CHECK(s != NULL, "%s: %s", path, err.message);
   if (!s) {

@@ -15,6 +15,7 @@
 #include "solvers/engine.h"
 
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 static double stat_of(const bsim_sim *s, const char *name) {
   double v;
@@ -76,8 +77,9 @@ static void test_chain(void) {
   close(fd);
   bsim_error err;
   bsim_error_clear(&err);
-  bsim_diagram *d =
-      write_chain(path) == 0 ? bsim_diagram_load(path, &err) : NULL;
+  bsim_diagram *d = write_chain(path) == 0
+                        ? bsim_diagram_load(path, test_library(), &err)
+                        : NULL;
   remove(path);
   CHECK(d != NULL, "chain: %s", err.message);
   if (!d) return;

@@ -1,0 +1,273 @@
+/*
+ * The block library object: the standard types plus whatever the host
+ * program and its plugins register, looked up by interface name first and
+ * simulation-function name second. Two sorted indexes keep lookups
+ * logarithmic, since the flattener asks once per block of diagrams that may
+ * hold tens of thousands. A library may sit on a parent (a diagram's own
+ * plugins on top of the caller's library): lookups and listings then see
+ * the parent's types first, and new names must be new to both.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks/library_int.h"
+#include "blocks/std.h"
+
+static const char *const origin_standard = "standard";
+static const char *const origin_program = "program";
+
+static int nomem(bsim_error *err) {
+  bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  return -1;
+}
+
+/* Grow *arr (elements of size sz) to hold at least need; 0 or -1. */
+static int reserve(void **arr, size_t *cap, size_t need, size_t sz) {
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 16;
+  while (c < need)
+    c *= 2;
+  void *p = realloc(*arr, c * sz);
+  if (!p) return -1;
+  *arr = p;
+  *cap = c;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Indexes                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Sorting needs the library, which qsort cannot pass: a key carries its
+ * name with it. Ties keep registration order, so that "the first
+ * registered answers" holds for shared simulation-function names. */
+static int cmp_key(const void *a, const void *b) {
+  const bsim_lib_key *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static int rebuild_indexes(bsim_library *lib) {
+  size_t ns = 0;
+  for (size_t i = 0; i < lib->ntypes; i++)
+    ns += lib->types[i].type->sim_name != NULL;
+  bsim_lib_key *byname =
+      malloc((lib->ntypes ? lib->ntypes : 1) * sizeof *byname);
+  bsim_lib_key *bysim = malloc((ns ? ns : 1) * sizeof *bysim);
+  if (!byname || !bysim) {
+    free(byname);
+    free(bysim);
+    return -1;
+  }
+  ns = 0;
+  for (size_t i = 0; i < lib->ntypes; i++) {
+    const bsim_block_type *t = lib->types[i].type;
+    byname[i] = (bsim_lib_key){t->name, i};
+    if (t->sim_name) bysim[ns++] = (bsim_lib_key){t->sim_name, i};
+  }
+  qsort(byname, lib->ntypes, sizeof *byname, cmp_key);
+  qsort(bysim, ns, sizeof *bysim, cmp_key);
+  free(lib->by_name);
+  free(lib->by_sim);
+  lib->by_name = byname;
+  lib->by_sim = bysim;
+  lib->nsim = ns;
+  return 0;
+}
+
+/* First entry of a sorted index with this name, or NULL. */
+static const bsim_lib_entry *index_find(const bsim_library *lib,
+                                        const bsim_lib_key *keys, size_t n,
+                                        const char *name) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(keys[mid].name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < n && strcmp(keys[lo].name, name) == 0)
+    return &lib->types[keys[lo].index];
+  return NULL;
+}
+
+/* by_sim = 0: interface names; 1: simulation-function names. Parents
+ * first: they were there before. */
+static const bsim_lib_entry *chain_find(const bsim_library *lib,
+                                        const char *name, int by_sim) {
+  if (!lib) return NULL;
+  const bsim_lib_entry *e = chain_find(lib->parent, name, by_sim);
+  if (e) return e;
+  return by_sim ? index_find(lib, lib->by_sim, lib->nsim, name)
+                : index_find(lib, lib->by_name, lib->ntypes, name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Two types may answer to one name only when it is a simulation-function
+ * name for at least one of them and running either is the same: both run
+ * one function (TrigFun runs "sin_blk", the hidden type sin_blk's own
+ * name), or both are superblock ports, which never run (IN_f and CLKINV_f
+ * are both "input", as in Xcos). */
+static int clash(int both_interface, const bsim_block_type *t,
+                 const bsim_block_type *u) {
+  int ports = (t->flags & BSIM_TYPE_PORT) && (u->flags & BSIM_TYPE_PORT);
+  return both_interface || (t->fn != u->fn && !ports);
+}
+
+/* The registered type (or one of the batch before position k) that `name`,
+ * the interface name (is_sim_name 0) or function name (1) of t, collides
+ * with: its entry in *hit (NULL for one of the batch) and type in *other. */
+static int collides(const bsim_library *lib,
+                    const bsim_block_type *const *batch, size_t k,
+                    const char *name, int is_sim_name, const bsim_block_type *t,
+                    const bsim_lib_entry **hit, const bsim_block_type **other) {
+  for (int by_sim = 0; by_sim < 2; by_sim++) {
+    const bsim_lib_entry *e = chain_find(lib, name, by_sim);
+    if (e && clash(!is_sim_name && !by_sim, t, e->type)) {
+      *hit = e;
+      *other = e->type;
+      return 1;
+    }
+  }
+  for (size_t j = 0; j < k; j++) {
+    const bsim_block_type *u = batch[j];
+    int same_name = strcmp(u->name, name) == 0;
+    int same_sim = u->sim_name && strcmp(u->sim_name, name) == 0;
+    if ((same_name && clash(!is_sim_name, t, u)) ||
+        (same_sim && clash(0, t, u))) {
+      *hit = NULL;
+      *other = u;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int check_batch(const bsim_library *lib,
+                       const bsim_block_type *const *types, size_t n,
+                       bsim_error *err) {
+  for (size_t k = 0; k < n; k++) {
+    const bsim_block_type *t = types[k];
+    if (!t || !t->name || !t->name[0]) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s: block type #%zu has no name (every descriptor "
+                     "needs an interface name)",
+                     lib->origin, k + 1);
+      return -1;
+    }
+    const char *names[2] = {t->name, t->sim_name};
+    for (int s = 0; s < 2; s++) {
+      const bsim_lib_entry *e = NULL;
+      const bsim_block_type *u = NULL;
+      /* A type may name its own function after itself. */
+      if (!names[s] || (s == 1 && strcmp(names[1], t->name) == 0)) continue;
+      if (!collides(lib, types, k, names[s], s, t, &e, &u)) continue;
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s: block type '%s' clashes with the registered type "
+                     "'%s' (from %s): both answer to the name '%s' (hint: "
+                     "rename one; names must be unique across the standard "
+                     "blocks and every plugin)",
+                     lib->origin, t->name, u->name, e ? e->origin : lib->origin,
+                     names[s]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int bsim_library_add(bsim_library *lib, const bsim_block_type *const *types,
+                     size_t n, bsim_error *err) {
+  if (!lib || (n && !types)) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "bsim_library_add: no library or types");
+    return -1;
+  }
+  if (check_batch(lib, types, n, err)) return -1;
+  if (reserve((void **)&lib->types, &lib->captypes, lib->ntypes + n,
+              sizeof *lib->types))
+    return nomem(err);
+  size_t before = lib->ntypes;
+  for (size_t k = 0; k < n; k++)
+    lib->types[lib->ntypes++] = (bsim_lib_entry){types[k], lib->origin};
+  if (rebuild_indexes(lib)) {
+    lib->ntypes = before;
+    return nomem(err);
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Life and lookup                                                     */
+/* ------------------------------------------------------------------ */
+
+bsim_library *bsim_library_create_on(const bsim_library *parent,
+                                     bsim_error *err) {
+  bsim_library *lib = calloc(1, sizeof *lib);
+  if (!lib) {
+    nomem(err);
+    return NULL;
+  }
+  lib->parent = parent;
+  lib->origin = origin_program;
+  return lib;
+}
+
+bsim_library *bsim_library_create(bsim_error *err) {
+  bsim_library *lib = bsim_library_create_on(NULL, err);
+  if (!lib) return NULL;
+  size_t n = 0;
+  while (bsim_std_type_at(n))
+    n++;
+  const bsim_block_type **std = malloc((n ? n : 1) * sizeof *std);
+  if (!std) {
+    nomem(err);
+    bsim_library_free(lib);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    std[i] = bsim_std_type_at(i);
+  lib->origin = origin_standard;
+  int rc = bsim_library_add(lib, std, n, err);
+  lib->origin = origin_program;
+  free(std);
+  if (rc) {
+    bsim_library_free(lib);
+    return NULL;
+  }
+  return lib;
+}
+
+void bsim_library_free(bsim_library *lib) {
+  if (!lib) return;
+  free(lib->types);
+  free(lib->by_name);
+  free(lib->by_sim);
+  free(lib);
+}
+
+const bsim_block_type *bsim_library_find(const bsim_library *lib,
+                                         const char *name) {
+  if (!lib || !name) return NULL;
+  const bsim_lib_entry *e = chain_find(lib, name, 0);
+  if (!e) e = chain_find(lib, name, 1);
+  return e ? e->type : NULL;
+}
+
+static size_t chain_count(const bsim_library *lib) {
+  return lib ? chain_count(lib->parent) + lib->ntypes : 0;
+}
+
+const bsim_block_type *bsim_library_type_at(const bsim_library *lib, size_t i,
+                                            const char **origin) {
+  if (!lib) return NULL;
+  size_t before = chain_count(lib->parent);
+  if (i < before) return bsim_library_type_at(lib->parent, i, origin);
+  i -= before;
+  if (i >= lib->ntypes) return NULL;
+  if (origin) *origin = lib->types[i].origin;
+  return lib->types[i].type;
+}

@@ -11,29 +11,30 @@
 #include "scheduler/run.h"
 
 int bsim_run_fail(run_state *r, bsim_error *err) {
-  if (r->p->errs.fatal)
-    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->p->errs.err.message);
+  if (r->run->errs.fatal)
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->run->errs.err.message);
   else
-    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->p->errs.last_recoverable);
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", r->run->errs.last_recoverable);
   return -1;
 }
 
 /* Evaluate every output at (t, y) outside the integrator. */
 int bsim_run_settle(run_state *r, bsim_error *err) {
-  bsim_plan_bind(r->p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
-  if (bsim_plan_outputs(r->p, 1) != BSIM_CB_OK) return bsim_run_fail(r, err);
+  bsim_run_bind(r->run, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  if (bsim_run_outputs(r->run, 1) != BSIM_CB_OK) return bsim_run_fail(r, err);
   return 0;
 }
 
 /* Modes are chosen by flag 9 in the discrete phase only. */
 int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
-  bsim_plan *p = r->p;
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
   int k = 0;
   *changed = 0;
-  bsim_plan_bind(p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
   for (int z = 0; z < p->nzc_blocks; z++) {
-    rt_block *rb = &p->blocks[p->zc_blocks[z]];
-    if (bsim_plan_call(p, p->zc_blocks[z], BSIM_FLAG_ZCROSS) != BSIM_CB_OK)
+    rt_block *rb = &x->blocks[p->zc_blocks[z]];
+    if (bsim_run_call(x, p->zc_blocks[z], BSIM_FLAG_ZCROSS) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     for (int m = 0; m < rb->b.nmode; m++, k++) {
       if (r->modes[k] != rb->b.mode[m]) *changed = 1;
@@ -45,11 +46,11 @@ int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
 
 /* Flag 3 on one block: its output events go to the calendars. */
 int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
-  rt_block *rb = &r->p->blocks[i];
+  rt_block *rb = &r->run->blocks[i];
   if (rb->b.nevout == 0) return 0;
   for (int k = 0; k < rb->b.nevout; k++)
     rb->b.evout[k] = -1.0;
-  if (bsim_plan_call(r->p, i, BSIM_FLAG_EVENTS) != BSIM_CB_OK)
+  if (bsim_run_call(r->run, i, BSIM_FLAG_EVENTS) != BSIM_CB_OK)
     return bsim_run_fail(r, err);
   for (int k = 0; k < rb->b.nevout; k++) {
     if (!(rb->b.evout[k] >= 0)) continue;
@@ -63,13 +64,13 @@ int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
 }
 
 /* Blocks without event inputs and dep_t are activated with their sources. */
-static void inherit(bsim_plan *p) {
+static void inherit(const bsim_plan *p, bsim_run *x) {
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (!p->inherits[i] || p->blocks[i].b.nevprt) continue;
+    if (!p->inherits[i] || x->blocks[i].b.nevprt) continue;
     for (int e = p->src_start[i]; e < p->src_start[i + 1]; e++)
-      if (p->blocks[p->src_block[e]].b.nevprt) {
-        p->blocks[i].b.nevprt = 1;
+      if (x->blocks[p->src_block[e]].b.nevprt) {
+        x->blocks[i].b.nevprt = 1;
         break;
       }
   }
@@ -78,27 +79,28 @@ static void inherit(bsim_plan *p) {
 /* Activated blocks in compiled order: outputs (1), output events (3),
  * state updates (2). */
 static int activate(run_state *r, bsim_error *err) {
-  bsim_plan *p = r->p;
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
   if (bsim_run_settle(r, err) != 0) return -1;
-  inherit(p);
+  inherit(p, x);
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (p->blocks[i].b.nevprt && p->blocks[i].b.nout &&
-        bsim_plan_call(p, i, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
+    if (x->blocks[i].b.nevprt && x->blocks[i].b.nout &&
+        bsim_run_call(x, i, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
   }
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (p->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0) return -1;
+    if (x->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0) return -1;
   }
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    if (!p->blocks[i].b.nevprt) continue;
-    if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+    if (!x->blocks[i].b.nevprt) continue;
+    if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
-    p->blocks[i].b.nevprt = 0;
+    x->blocks[i].b.nevprt = 0;
   }
-  if (p->errs.stop) r->stopped = 1;
+  if (x->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);
 }
 
@@ -120,10 +122,11 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
   while (!r->stopped && (c = due(r, only_hot)) != NULL) {
     bsim_event ev;
     bsim_calendar_pop(c, &ev);
-    bsim_plan *p = r->p;
+    const bsim_plan *p = r->p;
+    bsim_run *x = r->run;
     int e = p->evbase[ev.block] + ev.port;
     for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++)
-      p->blocks[p->act_block[a]].b.nevprt |= 1 << p->act_port[a];
+      x->blocks[p->act_block[a]].b.nevprt |= 1 << p->act_port[a];
     r->events++;
     r->cause = f->blocks[ev.block].path;
     if (++served > r->max_events) {
@@ -142,9 +145,10 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
 /* After a root: the blocks whose surfaces fired get flags 3 and 2 with
  * nevprt = -1, as in Xcos. */
 int bsim_run_serve_roots(run_state *r, bsim_error *err) {
-  bsim_plan *p = r->p;
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
   const bsim_engine_type *et = r->s->engine;
-  if (et->roots_found(r->eng, p->jroot) != 0) {
+  if (et->roots_found(r->eng, x->jroot) != 0) {
     bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
                    et->last_error(r->eng));
     return -1;
@@ -153,7 +157,7 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
   if (bsim_run_settle(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];
-    rt_block *rb = &p->blocks[i];
+    rt_block *rb = &x->blocks[i];
     int fired = 0;
     for (int k = 0; k < rb->b.ng; k++)
       fired |= rb->b.jroot[k] != 0;
@@ -161,18 +165,18 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
     r->cause = rb->b.path;
     rb->b.nevprt = -1;
     if (bsim_run_schedule(r, i, err) != 0) return -1;
-    if (bsim_plan_call(p, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+    if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     rb->b.nevprt = 0;
   }
-  memset(p->jroot, 0, sizeof(int) * (size_t)p->ng);
-  if (p->errs.stop) r->stopped = 1;
+  memset(x->jroot, 0, sizeof(int) * (size_t)p->ng);
+  if (x->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);
 }
 
 void bsim_run_snapshot(run_state *r) {
   memcpy(r->snap_y, r->y, sizeof(double) * (size_t)r->p->ny);
-  memcpy(r->snap_out, r->p->outbufs, sizeof(double) * r->p->noutbuf);
+  memcpy(r->snap_out, r->run->outbufs, sizeof(double) * r->p->noutbuf);
   memcpy(r->snap_modes, r->modes, sizeof(int) * (size_t)r->p->nmodes);
 }
 
@@ -185,8 +189,8 @@ int bsim_run_unchanged(const run_state *r) {
       memcmp(r->snap_modes, r->modes, sizeof(int) * (size_t)p->nmodes) != 0)
     return 0;
   for (size_t i = 0; i < p->noutbuf; i++)
-    if (p->relevant[i] && r->snap_out[i] != p->outbufs[i] &&
-        !(isnan(r->snap_out[i]) && isnan(p->outbufs[i])))
+    if (p->relevant[i] && r->snap_out[i] != r->run->outbufs[i] &&
+        !(isnan(r->snap_out[i]) && isnan(r->run->outbufs[i])))
       return 0;
   return 1;
 }

@@ -46,7 +46,7 @@ char *bsim_an_appendf(char **buf, const char *fmt, ...) {
 /* ------------------------------------------------------------------ */
 
 int bsim_an_evlist(bsim_analysis *a) {
-  bsim_plan *p = a->p;
+  const bsim_plan *p = a->p;
   const bsim_flat *f = p->flat;
   char *mark = zalloc((size_t)p->nblocks, 1),
        *fed = zalloc((size_t)p->nblocks, 1);
@@ -76,40 +76,41 @@ int bsim_an_evlist(bsim_analysis *a) {
   a->nev = 0;
   for (int k = 0; k < p->nblocks; k++) {
     int b = p->order[k];
-    if (mark[b] && p->blocks[b].b.nout > 0) a->evlist[a->nev++] = b;
+    if (mark[b] && f->blocks[b].model.nout > 0) a->evlist[a->nev++] = b;
   }
   free(mark);
   free(fed);
   return 0;
 }
 
-/* Same equations as bsim_plan_residual (eval.c), with the inputs imposed:
+/* Same equations as bsim_run_residual (eval.c), with the inputs imposed:
  * an inactive producer's buffer is set, an active producer's output is
  * shifted right after it computes it. */
 int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
                  double *res) {
-  bsim_plan *p = a->p;
-  memset(&p->errs, 0, sizeof p->errs);
-  bsim_plan_bind(p, a->t, y, yp, res, BSIM_PHASE_CONTINUOUS);
+  const bsim_plan *p = a->p;
+  bsim_run *x = a->x;
+  memset(&x->errs, 0, sizeof x->errs);
+  bsim_run_bind(x, a->t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   for (int k = 0, ui = 0; k < a->nin; ui += a->in[k].n, k++) {
     const an_input *in = &a->in[k];
     if (p->blocks[in->block].active) continue;
-    double *buf = p->blocks[in->block].b.outptr[in->port];
+    double *buf = x->blocks[in->block].b.outptr[in->port];
     for (int i = 0; a->u && i < in->n; i++)
       buf[i] = a->u[ui + i];
   }
   for (int e = 0; e < a->nev; e++) {
     int b = a->evlist[e];
-    int rc = bsim_plan_call(p, b, BSIM_FLAG_OUTPUTS);
+    int rc = bsim_run_call(x, b, BSIM_FLAG_OUTPUTS);
     if (rc != BSIM_CB_OK) return rc;
     for (int k = 0, ui = 0; a->u && k < a->nin; ui += a->in[k].n, k++) {
       if (a->in[k].block != b) continue;
-      double *buf = p->blocks[b].b.outptr[a->in[k].port];
+      double *buf = x->blocks[b].b.outptr[a->in[k].port];
       for (int i = 0; i < a->in[k].n; i++)
         buf[i] += a->u[ui + i] - a->unom[ui + i];
     }
   }
-  return bsim_plan_residual_tail(p, yp, res);
+  return bsim_run_residual_tail(x, yp, res);
 }
 
 /* A difference is signal when it exceeds what rounding in the terms of F
@@ -193,11 +194,12 @@ int bsim_an_jacobians(bsim_analysis *a, double *J, double *Jp, double *Jn,
 /* Blocks were ended by the run: initialise them again, keeping what the
  * run left in outputs, discrete states and modes. */
 static int revive(bsim_analysis *a, bsim_error *err) {
-  bsim_plan *p = a->p;
+  const bsim_plan *p = a->p;
+  bsim_run *x = a->x;
   size_t nz = 0, nm = 0;
   for (int i = 0; i < p->nblocks; i++) {
-    nz += (size_t)p->blocks[i].b.nz;
-    nm += (size_t)p->blocks[i].b.nmode;
+    nz += (size_t)x->blocks[i].b.nz;
+    nm += (size_t)x->blocks[i].b.nmode;
   }
   double *outs = zalloc(p->noutbuf, sizeof(double)),
          *z = zalloc(nz, sizeof(double));
@@ -208,9 +210,9 @@ static int revive(bsim_analysis *a, bsim_error *err) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
     goto done;
   }
-  if (p->noutbuf) memcpy(outs, p->outbufs, sizeof(double) * p->noutbuf);
+  if (p->noutbuf) memcpy(outs, x->outbufs, sizeof(double) * p->noutbuf);
   for (int i = 0, oz = 0, om = 0; i < p->nblocks; i++) {
-    bsim_block *b = &p->blocks[i].b;
+    bsim_block *b = &x->blocks[i].b;
     if (b->nz) memcpy(z + oz, b->z, sizeof(double) * (size_t)b->nz);
     if (b->nmode) memcpy(modes + om, b->mode, sizeof(int) * (size_t)b->nmode);
     oz += b->nz;
@@ -219,20 +221,20 @@ static int revive(bsim_analysis *a, bsim_error *err) {
   /* flag 4 may write states: give it scratch copies */
   memcpy(ty, a->y, sizeof(double) * (size_t)p->ny);
   memcpy(ty + p->ny, a->yp, sizeof(double) * (size_t)p->ny);
-  memset(&p->errs, 0, sizeof p->errs);
-  bsim_plan_bind(p, a->t, ty, ty + p->ny, ty + 2 * p->ny, BSIM_PHASE_DISCRETE);
+  memset(&x->errs, 0, sizeof x->errs);
+  bsim_run_bind(x, a->t, ty, ty + p->ny, ty + 2 * p->ny, BSIM_PHASE_DISCRETE);
   for (int k = 0; k < p->nblocks; k++) {
-    rt_block *rb = &p->blocks[p->order[k]];
+    rt_block *rb = &x->blocks[p->order[k]];
     rb->fn(&rb->b, BSIM_FLAG_INIT);
   }
   a->live = 1;
-  if (p->errs.fatal) {
-    bsim_error_set(err, BSIM_ERR_SIM, "%s", p->errs.err.message);
+  if (x->errs.fatal) {
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", x->errs.err.message);
     goto done;
   }
-  if (p->noutbuf) memcpy(p->outbufs, outs, sizeof(double) * p->noutbuf);
+  if (p->noutbuf) memcpy(x->outbufs, outs, sizeof(double) * p->noutbuf);
   for (int i = 0, oz = 0, om = 0; i < p->nblocks; i++) {
-    bsim_block *b = &p->blocks[i].b;
+    bsim_block *b = &x->blocks[i].b;
     if (b->nz) memcpy(b->z, z + oz, sizeof(double) * (size_t)b->nz);
     if (b->nmode) memcpy(b->mode, modes + om, sizeof(int) * (size_t)b->nmode);
     oz += b->nz;
@@ -250,19 +252,19 @@ done:
 /* No consistent point: the states' initial values, the loop signals as
  * the last evaluation left them, y' = f. */
 static void initial_guess(bsim_analysis *a) {
-  bsim_plan *p = a->p;
+  const bsim_plan *p = a->p;
+  const bsim_run *x = a->x;
   a->t = a->s->t0;
   memset(a->y, 0, sizeof(double) * (size_t)p->ny);
   memset(a->yp, 0, sizeof(double) * (size_t)p->ny);
   for (int k = 0; k < p->nstate_blocks; k++) {
-    const rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (rb->fb->model.x0 && rb->b.nx)
-      memcpy(a->y + rb->xoff, rb->fb->model.x0,
+    int b = p->state_blocks[k];
+    const rt_block *rb = &x->blocks[b];
+    if (rb->m->x0 && rb->b.nx)
+      memcpy(a->y + p->blocks[b].xoff, rb->m->x0,
              sizeof(double) * (size_t)rb->b.nx);
   }
-  for (int t = 0; t < p->ntorn; t++)
-    memcpy(a->y + p->torn[t].yoff, p->torn[t].w,
-           sizeof(double) * (size_t)p->torn[t].n);
+  if (p->nw) memcpy(a->y + p->nx, x->w, sizeof(double) * (size_t)p->nw);
   if (bsim_an_eval(a, a->y, a->yp, a->res) == BSIM_CB_OK)
     for (int i = 0; i < p->nx; i++)
       a->yp[i] = -a->res[i];
@@ -279,7 +281,8 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
   opt.samples = 2; /* only the end matters */
   a->s = bsim_sim_create(d, &opt, err);
   if (!a->s) return -1;
-  bsim_plan *p = a->p = a->s->plan;
+  const bsim_plan *p = a->p = a->s->plan;
+  a->x = a->s->run;
   size_t ny = (size_t)p->ny;
   a->y = zalloc(ny, sizeof(double));
   a->yp = zalloc(ny, sizeof(double));
@@ -325,25 +328,25 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
 /* ------------------------------------------------------------------ */
 
 static int name_unknowns(bsim_analysis *a) {
-  bsim_plan *p = a->p;
+  const bsim_plan *p = a->p;
   int n = a->n;
   a->uname = zalloc((size_t)n, sizeof(char *));
   a->ename = zalloc((size_t)n, sizeof(char *));
   a->ublock = zalloc((size_t)n, sizeof(int));
   if (!a->uname || !a->ename || !a->ublock) return -1;
   for (int k = 0; k < p->nstate_blocks; k++) {
-    const rt_block *rb = &p->blocks[p->state_blocks[k]];
-    for (int i = 0; i < rb->b.nx; i++) {
-      int j = rb->xoff + i;
+    const plan_block *pb = &p->blocks[p->state_blocks[k]];
+    for (int i = 0; i < pb->fb->model.nx; i++) {
+      int j = pb->xoff + i;
       a->ublock[j] = p->state_blocks[k];
-      if (!bsim_an_appendf(&a->uname[j], "%s.x[%d]", rb->b.path, i + 1) ||
-          !bsim_an_appendf(&a->ename[j], "%s.f[%d]", rb->b.path, i + 1))
+      if (!bsim_an_appendf(&a->uname[j], "%s.x[%d]", pb->fb->path, i + 1) ||
+          !bsim_an_appendf(&a->ename[j], "%s.f[%d]", pb->fb->path, i + 1))
         return -1;
     }
   }
   for (int t = 0; t < p->ntorn; t++) {
     const rt_torn *tw = &p->torn[t];
-    const char *path = p->blocks[tw->block].b.path;
+    const char *path = p->blocks[tw->block].fb->path;
     for (int i = 0; i < tw->n; i++) {
       int j = tw->yoff + i;
       char idx[32] = "";
@@ -379,8 +382,8 @@ bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
                    "the residual cannot be evaluated near the point t = %g: "
                    "%s (hint: the point lies on a domain boundary; try --at)",
                    a->t,
-                   a->p->errs.fatal ? a->p->errs.err.message
-                                    : a->p->errs.last_recoverable);
+                   a->x->errs.fatal ? a->x->errs.err.message
+                                    : a->x->errs.last_recoverable);
     goto fail;
   }
   if (bsim_an_structural(a) != 0 || bsim_an_index(a) != 0 ||
@@ -399,10 +402,10 @@ fail:
 void bsim_analysis_free(bsim_analysis *a) {
   if (!a) return;
   if (a->live) {
-    bsim_plan *p = a->p;
-    bsim_plan_bind(p, a->t, a->y, a->yp, a->res, BSIM_PHASE_DISCRETE);
+    const bsim_plan *p = a->p;
+    bsim_run_bind(a->x, a->t, a->y, a->yp, a->res, BSIM_PHASE_DISCRETE);
     for (int k = 0; k < p->nblocks; k++) {
-      rt_block *rb = &p->blocks[p->order[k]];
+      rt_block *rb = &a->x->blocks[p->order[k]];
       rb->fn(&rb->b, BSIM_FLAG_END);
     }
   }

@@ -18,7 +18,8 @@ typedef struct an_input {
 
 struct bsim_analysis {
   bsim_sim *s;
-  bsim_plan *p;
+  const bsim_plan *p;
+  bsim_run *x;   /* the sim's run state */
   int n, nd, na; /* unknowns (without the dummy), differential, algebraic */
   int live;      /* blocks re-initialised: flag 5 is owed at free */
   double t;
@@ -60,7 +61,7 @@ struct bsim_analysis {
 };
 
 /* The residual at (a->t, y, yp) with the inputs set to a->u. Returns
- * BSIM_CB_*; the plan's error state is reset first. */
+ * BSIM_CB_*; the run's error state is reset first. */
 int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
                  double *res);
 /* Rebuild the evaluation list for the current inputs. 0, -1 out of memory. */

@@ -33,7 +33,7 @@ static void append_loop(bsim_analysis *a, char **msg, int b) {
                       any++ ? ", "
                             : " (algebraic loop "
                               "through ",
-                      a->p->blocks[i].b.path, a->p->blocks[i].fb->type->name);
+                      a->p->blocks[i].fb->path, a->p->blocks[i].fb->type->name);
   if (any) bsim_an_appendf(msg, ")");
   free(on);
 }
@@ -102,7 +102,7 @@ int bsim_an_structural(bsim_analysis *a) {
     bsim_an_appendf(&a->smsg,
                     "equation '%s' (block '%s', %s) is left "
                     "unmatched: ",
-                    a->ename[i], a->p->blocks[a->ublock[i]].b.path,
+                    a->ename[i], a->p->blocks[a->ublock[i]].fb->path,
                     type_of(a, (int)i));
     int any = 0;
     for (size_t j = 0; j < n; j++)
@@ -121,7 +121,7 @@ int bsim_an_structural(bsim_analysis *a) {
       bsim_an_appendf(&a->smsg,
                       "unknown '%s' (block '%s', %s) is missed: "
                       "no equation is left to determine it\n",
-                      a->uname[j], a->p->blocks[a->ublock[j]].b.path,
+                      a->uname[j], a->p->blocks[a->ublock[j]].fb->path,
                       type_of(a, (int)j));
   if (a->srank < a->n &&
       !bsim_an_appendf(&a->smsg,
@@ -219,7 +219,7 @@ int bsim_an_index(bsim_analysis *a) {
                               "blocks involved:");
     for (int b = 0; b < a->p->nblocks; b++)
       if (on[b])
-        bsim_an_appendf(&a->imsg, " '%s' (%s)", a->p->blocks[b].b.path,
+        bsim_an_appendf(&a->imsg, " '%s' (%s)", a->p->blocks[b].fb->path,
                         a->p->blocks[b].fb->type->name);
     bsim_an_appendf(&a->imsg,
                     "\nhint: an algebraic loop with gain exactly 1 "

@@ -1,7 +1,7 @@
 /*
- * Compile a flat diagram into a plan: buffers and pointers of every block,
- * the order in which outputs are evaluated, the algebraic loops and the
- * signals that tear them, and the layout of y = [x; w].
+ * Compile a flat diagram into a plan: where every block's outputs live in
+ * a run's buffers, the order in which outputs are evaluated, the algebraic
+ * loops and the signals that tear them, and the layout of y = [x; w].
  *
  * Loops are the strongly connected components of the direct-feedthrough
  * graph (Tarjan). Inside a component, the back edges of a depth-first search
@@ -215,69 +215,18 @@ static int model_size(int rows, int cols) {
   return rows * cols;
 }
 
-/* Pointers, sizes and private memory of one block. */
-static int setup_block(bsim_plan *p, int i, double **outbuf) {
-  rt_block *rb = &p->blocks[i];
+/* The function and the place in the output buffers of one block. */
+static void setup_block(bsim_plan *p, int i, size_t *outoff) {
+  plan_block *pb = &p->blocks[i];
   const bsim_flat_block *fb = &p->flat->blocks[i];
   const bsim_model *m = &fb->model;
-  bsim_block *b = &rb->b;
-  rb->fn = fb->run_type->fn;
-  rb->fb = fb;
-  rb->xoff = rb->goff = -1;
-  b->path = fb->path;
-  b->ctx_ = &p->errs;
-  b->nin = m->nin;
-  b->nout = m->nout;
-  b->nopar = m->nopar;
-  rb->sizes = xcalloc((size_t)(2 * (m->nin + m->nout + m->nopar)), sizeof(int));
-  b->inptr = xcalloc((size_t)m->nin, sizeof(double *));
-  b->outptr = xcalloc((size_t)m->nout, sizeof(double *));
-  b->oparptr = xcalloc((size_t)m->nopar, sizeof(double *));
-  if (!rb->sizes || !b->inptr || !b->outptr || !b->oparptr) return -1;
-  int *insz = rb->sizes, *outsz = insz + 2 * m->nin,
-      *oparsz = outsz + 2 * m->nout;
-  for (int k = 0; k < m->nin; k++) {
-    insz[k] = m->in[k];
-    insz[m->nin + k] = m->in2[k];
-  }
+  pb->fn = fb->run_type->fn;
+  pb->fb = fb;
+  pb->xoff = pb->goff = -1;
   for (int k = 0; k < m->nout; k++) {
-    outsz[k] = m->out[k];
-    outsz[m->nout + k] = m->out2[k];
-    b->outptr[k] = *outbuf;
-    *outbuf += model_size(m->out[k], m->out2[k]);
+    p->outoff[p->portbase[i] + k] = *outoff;
+    *outoff += (size_t)model_size(m->out[k], m->out2[k]);
   }
-  for (int k = 0; k < m->nopar; k++) {
-    oparsz[k] = m->opar[k].rows;
-    oparsz[m->nopar + k] = m->opar[k].cols;
-    b->oparptr[k] = m->opar[k].v;
-  }
-  b->insz = insz;
-  b->outsz = outsz;
-  b->oparsz = oparsz;
-  b->nx = m->nx;
-  b->nz = m->nz;
-  if (m->nz) {
-    /* z0 is copied in at the start of every run (run.c) */
-    b->z = xcalloc((size_t)m->nz, sizeof(double));
-    if (!b->z) return -1;
-  }
-  b->nrpar = m->nrpar;
-  b->rpar = m->rpar;
-  b->nipar = m->nipar;
-  b->ipar = m->ipar;
-  b->ng = m->ng;
-  b->nmode = m->nmode;
-  if (m->nmode) {
-    b->mode = xcalloc((size_t)m->nmode, sizeof(int));
-    if (!b->mode) return -1;
-  }
-  b->nevout = m->nevout;
-  if (m->nevout) {
-    b->evout = xcalloc((size_t)m->nevout, sizeof(double));
-    if (!b->evout) return -1;
-  }
-  b->work = &rb->work;
-  return 0;
 }
 
 /* Which blocks' outputs can move while the integrator runs: those with
@@ -301,7 +250,7 @@ static void mark_active(bsim_plan *p, const char *torn, const int *portbase) {
     changed = 0;
     for (int l = 0; l < f->nlinks; l++) {
       const bsim_flat_link *ln = &f->links[l];
-      rt_block *dst = &p->blocks[ln->to_block];
+      plan_block *dst = &p->blocks[ln->to_block];
       if (!dst->active && p->blocks[ln->from_block].active &&
           f->blocks[ln->to_block].model.nevin == 0) {
         dst->active = 1;
@@ -338,8 +287,6 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
       tw->n = model_size(m->out[k], m->out2[k]);
       tw->yoff = off;
       off += tw->n;
-      tw->w = xcalloc((size_t)tw->n, sizeof(double));
-      if (!tw->w) return -1;
     }
   }
   p->nw = off - p->nx;
@@ -385,19 +332,6 @@ static int wire(bsim_plan *p) {
   return 0;
 }
 
-/* Inputs point at their source's output, or at the torn copy w. */
-static void connect_inputs(bsim_plan *p) {
-  for (int b = 0; b < p->nblocks; b++)
-    for (int u = 0; u < p->blocks[b].b.nin; u++) {
-      int sb = p->insrc_block[p->inbase[b] + u];
-      int sp = p->insrc_port[p->inbase[b] + u];
-      if (sb < 0) continue; /* the flattener refuses unconnected inputs */
-      int t = p->torn_of[p->portbase[sb] + sp];
-      p->blocks[b].b.inptr[u] =
-          t >= 0 ? p->torn[t].w : p->blocks[sb].b.outptr[sp];
-    }
-}
-
 static int index_lists(bsim_plan *p) {
   p->active_order = xcalloc((size_t)p->nblocks, sizeof(int));
   p->state_blocks = xcalloc((size_t)p->nblocks, sizeof(int));
@@ -406,32 +340,26 @@ static int index_lists(bsim_plan *p) {
   int ns = 0;
   for (int k = 0; k < p->nblocks; k++) {
     int i = p->order[k];
-    rt_block *rb = &p->blocks[i];
-    if (rb->active && rb->b.nout > 0) p->active_order[p->nactive++] = i;
-    if (rb->b.nx > 0) p->state_blocks[ns++] = i;
-    if (rb->b.ng > 0 || rb->b.nmode > 0) {
+    plan_block *pb = &p->blocks[i];
+    const bsim_model *m = &pb->fb->model;
+    if (pb->active && m->nout > 0) p->active_order[p->nactive++] = i;
+    if (m->nx > 0) p->state_blocks[ns++] = i;
+    if (m->ng > 0 || m->nmode > 0) {
       p->zc_blocks[p->nzc_blocks++] = i;
-      if (rb->b.ng > 0) {
-        rb->goff = p->ng;
-        p->ng += rb->b.ng;
+      if (m->ng > 0) {
+        pb->goff = p->ng;
+        p->ng += m->ng;
       }
     }
   }
   p->nstate_blocks = ns;
-  p->gbuf = xcalloc((size_t)p->ng, sizeof(double));
-  p->jroot = xcalloc((size_t)p->ng, sizeof(int));
   p->gdir = xcalloc((size_t)p->ng, sizeof(int));
-  if (!p->gbuf || !p->jroot || !p->gdir) return -1;
+  if (!p->gdir) return -1;
   for (int k = 0; k < p->nzc_blocks; k++) {
-    rt_block *rb = &p->blocks[p->zc_blocks[k]];
-    if (rb->goff >= 0) {
-      rb->b.g = p->gbuf + rb->goff;
-      rb->b.jroot = p->jroot + rb->goff;
-      for (int k = 0; k < rb->b.ng; k++)
-        p->gdir[rb->goff + k] = rb->fb->model.zcdirs && k < rb->fb->model.ng
-                                    ? rb->fb->model.zcdirs[k]
-                                    : rb->fb->model.zcdir;
-    }
+    const plan_block *pb = &p->blocks[p->zc_blocks[k]];
+    const bsim_model *m = &pb->fb->model;
+    for (int j = 0; pb->goff >= 0 && j < m->ng; j++)
+      p->gdir[pb->goff + j] = m->zcdirs ? m->zcdirs[j] : m->zcdir;
   }
   return 0;
 }
@@ -453,31 +381,20 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
     for (int k = 0; k < m->nout; k++)
       nbuf += (size_t)model_size(m->out[k], m->out2[k]);
   }
-  p->blocks = xcalloc((size_t)flat->nblocks, sizeof(rt_block));
-  p->outbufs = xcalloc(nbuf, sizeof(double));
+  p->blocks = xcalloc((size_t)flat->nblocks, sizeof(plan_block));
+  p->outoff = xcalloc((size_t)portbase[flat->nblocks], sizeof(size_t));
   p->noutbuf = nbuf;
   p->order = xcalloc((size_t)flat->nblocks, sizeof(int));
   torn = xcalloc((size_t)portbase[flat->nblocks], 1);
-  if (!p->blocks || !p->outbufs || !p->order || !torn) goto nomem;
-  double *outbuf = p->outbufs;
-  for (int i = 0; i < flat->nblocks; i++) {
-    if (setup_block(p, i, &outbuf) != 0) {
-      if (!p->blocks[i].fn && flat->blocks[i].model.sim) {
-        bsim_error_set(err, BSIM_ERR_INPUT,
-                       "block '%s': simulation function '%s' is not in the "
-                       "block library (hint: `blocksim blocks` lists it)",
-                       flat->blocks[i].path, flat->blocks[i].model.sim);
-        goto fail;
-      }
-      goto nomem;
-    }
-  }
+  if (!p->blocks || !p->outoff || !p->order || !torn) goto nomem;
+  size_t outoff = 0;
+  for (int i = 0; i < flat->nblocks; i++)
+    setup_block(p, i, &outoff);
   if (graph_build(flat, portbase, &g) != 0 ||
       compute_order(&g, p->order, torn) != 0)
     goto nomem;
   mark_active(p, torn, portbase);
   if (layout(p, torn, portbase) != 0 || wire(p) != 0) goto nomem;
-  connect_inputs(p);
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
       bsim_plan_sparsity(p) != 0 || bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
@@ -486,7 +403,6 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   return p;
 nomem:
   bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while compiling");
-fail:
   graph_free(&g);
   free(torn);
   bsim_plan_free(p);
@@ -495,20 +411,7 @@ fail:
 
 void bsim_plan_free(bsim_plan *p) {
   if (!p) return;
-  bsim_plan_jacobian_free(p); /* before the blocks: it clears their jac */
-  for (int i = 0; p->blocks && i < p->nblocks; i++) {
-    rt_block *rb = &p->blocks[i];
-    free(rb->sizes);
-    free(rb->b.inptr);
-    free(rb->b.outptr);
-    free(rb->b.oparptr);
-    free(rb->b.z);
-    free(rb->b.mode);
-    free(rb->b.evout);
-    free(rb->rec);
-  }
-  for (int t = 0; p->torn && t < p->ntorn; t++)
-    free(p->torn[t].w);
+  bsim_plan_jacobian_free(p);
   free(p->torn);
   free(p->blocks);
   free(p->order);
@@ -516,10 +419,8 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->state_blocks);
   free(p->zc_blocks);
   free(p->id);
-  free(p->gbuf);
-  free(p->jroot);
   free(p->gdir);
-  free(p->outbufs);
+  free(p->outoff);
   free(p->src_start);
   free(p->src_block);
   free(p->dst_start);

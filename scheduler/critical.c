@@ -51,8 +51,8 @@ done:
 }
 
 static int continuous(const bsim_plan *p, int b) {
-  const rt_block *rb = &p->blocks[b];
-  return rb->active || rb->b.nx > 0 || rb->b.ng > 0 || rb->b.nmode > 0;
+  const bsim_model *m = &p->blocks[b].fb->model;
+  return p->blocks[b].active || m->nx > 0 || m->ng > 0 || m->nmode > 0;
 }
 
 /* feeds[b]: b's outputs reach the continuous part (walk links backwards
@@ -167,12 +167,10 @@ int bsim_plan_analyze_events(bsim_plan *p) {
     p->evcrit[ev] = (char)tree_is_critical(p, ev, feeds, seen, queue);
   for (int b = 0; b < n; b++) {
     if (!feeds[b]) continue;
-    const rt_block *rb = &p->blocks[b];
-    for (int k = 0; k < rb->b.nout; k++) {
-      size_t off = (size_t)(rb->b.outptr[k] - p->outbufs);
-      size_t len = (size_t)(rb->b.outsz[k] * rb->b.outsz[rb->b.nout + k]);
-      memset(p->relevant + off, 1, len);
-    }
+    const bsim_model *m = &f->blocks[b].model;
+    for (int k = 0; k < m->nout; k++)
+      memset(p->relevant + p->outoff[p->portbase[b] + k], 1,
+             (size_t)(m->out[k] * m->out2[k]));
   }
   rc = 0;
 done:

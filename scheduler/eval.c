@@ -41,108 +41,113 @@ void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...) {
   e->recoverable = 1;
 }
 
-void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
-                    double *res, int phase) {
+void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
+                   double *res, int phase) {
+  const bsim_plan *p = x->plan;
   /* This runs at every residual evaluation: the phase changes rarely, so
    * it is written only when it does. */
-  if (phase != p->phase) {
+  if (phase != x->phase) {
     for (int i = 0; i < p->nblocks; i++)
-      p->blocks[i].b.phase = phase;
-    p->phase = phase;
+      x->blocks[i].b.phase = phase;
+    x->phase = phase;
   }
   for (int i = 0; i < p->nblocks; i++)
-    p->blocks[i].b.t = t;
+    x->blocks[i].b.t = t;
   for (int k = 0; k < p->nstate_blocks; k++) {
-    rt_block *rb = &p->blocks[p->state_blocks[k]];
+    int i = p->state_blocks[k], xoff = p->blocks[i].xoff;
+    rt_block *rb = &x->blocks[i];
     /* the engine's vectors are read-only to us except through res; blocks
      * write only xd/res, never x, inside a residual */
-    rb->b.x = (double *)y + rb->xoff;
+    rb->b.x = (double *)y + xoff;
     if (rb->fb->model.implicit) {
-      rb->b.xd = (double *)yp + rb->xoff;
-      rb->b.res = res ? res + rb->xoff : NULL;
+      rb->b.xd = (double *)yp + xoff;
+      rb->b.res = res ? res + xoff : NULL;
     } else {
-      rb->b.xd = res ? res + rb->xoff : NULL;
+      rb->b.xd = res ? res + xoff : NULL;
       rb->b.res = NULL;
     }
   }
-  for (int t2 = 0; t2 < p->ntorn; t2++)
-    memcpy(p->torn[t2].w, y + p->torn[t2].yoff,
-           sizeof(double) * (size_t)p->torn[t2].n);
+  if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
 }
 
-static int status_of(const bsim_plan *p) {
-  if (p->errs.fatal) return BSIM_CB_FATAL;
-  if (p->errs.recoverable) return BSIM_CB_RECOVERABLE;
+static int status_of(const bsim_run *x) {
+  if (x->errs.fatal) return BSIM_CB_FATAL;
+  if (x->errs.recoverable) return BSIM_CB_RECOVERABLE;
   return BSIM_CB_OK;
 }
 
-int bsim_plan_call(bsim_plan *p, int blk, int flag) {
-  rt_block *rb = &p->blocks[blk];
+int bsim_run_call(bsim_run *x, int blk, int flag) {
+  rt_block *rb = &x->blocks[blk];
   rb->fn(&rb->b, flag);
-  return status_of(p);
+  return status_of(x);
 }
 
 /* Failures are checked once after the pass, not after every block: this is
  * the hot path, the first message is kept anyway, and blocks after a failed
  * one only compute values nobody will use. */
-int bsim_plan_outputs(bsim_plan *p, int all) {
+int bsim_run_outputs(bsim_run *x, int all) {
+  const bsim_plan *p = x->plan;
   const int *list = all ? p->order : p->active_order;
   int n = all ? p->nblocks : p->nactive;
   for (int k = 0; k < n; k++) {
-    rt_block *rb = &p->blocks[list[k]];
+    rt_block *rb = &x->blocks[list[k]];
     if (rb->b.nout > 0) rb->fn(&rb->b, BSIM_FLAG_OUTPUTS);
   }
-  return status_of(p);
+  return status_of(x);
 }
 
-int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
-                       void *user) {
-  bsim_plan *p = user;
-  p->errs.recoverable = 0;
-  bsim_plan_bind(p, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
-  int rc = bsim_plan_outputs(p, 0);
+int bsim_run_residual(double t, const double *y, const double *yp, double *res,
+                      void *user) {
+  bsim_run *x = user;
+  x->errs.recoverable = 0;
+  bsim_run_bind(x, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_run_outputs(x, 0);
   if (rc != BSIM_CB_OK) return rc;
-  return bsim_plan_residual_tail(p, yp, res);
+  return bsim_run_residual_tail(x, yp, res);
 }
 
-int bsim_plan_residual_tail(bsim_plan *p, const double *yp, double *res) {
+int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
+  const bsim_plan *p = x->plan;
   for (int k = 0; k < p->nstate_blocks; k++) {
-    rt_block *rb = &p->blocks[p->state_blocks[k]];
+    rt_block *rb = &x->blocks[p->state_blocks[k]];
     rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
   }
-  int rc = status_of(p);
+  int rc = status_of(x);
   if (rc != BSIM_CB_OK) return rc;
   /* explicit blocks gave f in res: F_x = x' - f */
   for (int k = 0; k < p->nstate_blocks; k++) {
-    rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (rb->fb->model.implicit) continue;
-    for (int i = rb->xoff; i < rb->xoff + rb->b.nx; i++)
+    int b = p->state_blocks[k];
+    const bsim_model *m = &p->blocks[b].fb->model;
+    if (m->implicit) continue;
+    for (int i = p->blocks[b].xoff; i < p->blocks[b].xoff + m->nx; i++)
       res[i] = yp[i] - res[i];
   }
   if (p->dummy) res[0] = yp[0];
   /* F_w = w - h(w) */
   for (int t2 = 0; t2 < p->ntorn; t2++) {
     const rt_torn *tw = &p->torn[t2];
-    const double *h = p->blocks[tw->block].b.outptr[tw->port];
+    const double *h = x->blocks[tw->block].b.outptr[tw->port];
+    const double *w = x->w + (tw->yoff - p->nx);
     for (int i = 0; i < tw->n; i++)
-      res[tw->yoff + i] = tw->w[i] - h[i];
+      res[tw->yoff + i] = w[i] - h[i];
   }
   return BSIM_CB_OK;
 }
 
-int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
-                    void *user) {
-  bsim_plan *p = user;
-  p->errs.recoverable = 0;
-  bsim_plan_bind(p, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);
-  int rc = bsim_plan_outputs(p, 0);
+int bsim_run_roots(double t, const double *y, const double *yp, double *g,
+                   void *user) {
+  bsim_run *x = user;
+  const bsim_plan *p = x->plan;
+  x->errs.recoverable = 0;
+  bsim_run_bind(x, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_run_outputs(x, 0);
   if (rc != BSIM_CB_OK) return rc;
   for (int k = 0; k < p->nzc_blocks; k++) {
     int i = p->zc_blocks[k];
-    if (p->blocks[i].b.ng == 0) continue;
-    rc = bsim_plan_call(p, i, BSIM_FLAG_ZCROSS);
+    if (x->blocks[i].b.ng == 0) continue;
+    rc = bsim_run_call(x, i, BSIM_FLAG_ZCROSS);
     if (rc != BSIM_CB_OK) return rc;
   }
-  memcpy(g, p->gbuf, sizeof(double) * (size_t)p->ng);
+  memcpy(g, x->gbuf, sizeof(double) * (size_t)p->ng);
   return BSIM_CB_OK;
 }

@@ -28,23 +28,32 @@
  * it: finite differences serve such dense systems as well. */
 static const size_t jac_cap = (size_t)1 << 26;
 
+/* The plan's part: which blocks take part, their sets, and where each
+ * block's matrices go in a run's buffers. */
 typedef struct jblock {
   int on;    /* evaluated during integration: flag 10 is called */
+  int hasd;  /* active: its outputs have rows d (else constant) */
   int nyb;   /* output elements, all ports stacked */
   int *cols; /* unknowns the outputs depend on, sorted */
   int ncols;
-  double *d;  /* nyb x ncols, row-major: d(outputs)/dy over cols */
   int *rcols; /* state blocks: unknowns the state equations read */
   int nrcols;
-  double *dx; /* nx x nrcols, row-major: df/dy over rcols */
+  size_t jacoff; /* the flag-10 matrix in a run's jacbuf */
+  size_t doff;   /* d: nyb x ncols, row-major: d(outputs)/dy over cols */
+  size_t dxoff;  /* dx: nx x nrcols, row-major: df/dy over rcols */
 } jblock;
 
 struct bsim_plan_jac {
   jblock *jb;
-  int *pos;       /* ny: place of an unknown in a set */
-  int *scratch;   /* ny: set being collected */
+  size_t njacbuf, nd; /* doubles of a run's jacbuf and d */
+};
+
+/* A run's part: what one Jacobian evaluation writes. */
+struct bsim_run_jac {
+  int *pos;       /* ny: place of an unknown in a set, -1 elsewhere */
   double *res;    /* ny: residual buffer for the bind */
   double *jacbuf; /* every block's flag-10 matrix */
+  double *d;      /* every block's d and dx */
 };
 
 void bsim_plan_jacobian_free(bsim_plan *p) {
@@ -54,49 +63,75 @@ void bsim_plan_jacobian_free(bsim_plan *p) {
   if (!J) return;
   for (int b = 0; J->jb && b < p->nblocks; b++) {
     free(J->jb[b].cols);
-    free(J->jb[b].d);
     free(J->jb[b].rcols);
-    free(J->jb[b].dx);
-    p->blocks[b].b.jac = NULL;
   }
   free(J->jb);
-  free(J->pos);
-  free(J->scratch);
-  free(J->res);
-  free(J->jacbuf);
   free(J);
   p->jac = NULL;
 }
 
-static int outsize(const rt_block *rb, int k) {
-  return rb->b.outsz[k] * rb->b.outsz[rb->b.nout + k];
+static int outsize(const bsim_model *m, int k) {
+  return m->out[k] * m->out2[k];
 }
 
-static int insize(const rt_block *rb, int k) {
-  return rb->b.insz[k] * rb->b.insz[rb->b.nin + k];
+static int insize(const bsim_model *m, int k) {
+  return m->in[k] * m->in2[k];
 }
 
-static int nout_elems(const rt_block *rb) {
+static int nout_elems(const bsim_model *m) {
   int n = 0;
-  for (int k = 0; k < rb->b.nout; k++)
-    n += outsize(rb, k);
+  for (int k = 0; k < m->nout; k++)
+    n += outsize(m, k);
   return n;
 }
 
-static int nin_elems(const rt_block *rb) {
+static int nin_elems(const bsim_model *m) {
   int n = 0;
-  for (int k = 0; k < rb->b.nin; k++)
-    n += insize(rb, k);
+  for (int k = 0; k < m->nin; k++)
+    n += insize(m, k);
   return n;
+}
+
+static const bsim_model *model_of(const bsim_plan *p, int b) {
+  return &p->blocks[b].fb->model;
+}
+
+int bsim_run_jacobian_alloc(bsim_run *x) {
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_jac *PJ = p->jac;
+  struct bsim_run_jac *J = calloc(1, sizeof *J);
+  if (!J) return -1;
+  x->jac = J;
+  J->pos = malloc(sizeof(int) * (size_t)p->ny);
+  J->res = calloc((size_t)p->ny, sizeof(double));
+  J->jacbuf = malloc(sizeof(double) * (PJ->njacbuf ? PJ->njacbuf : 1));
+  J->d = malloc(sizeof(double) * (PJ->nd ? PJ->nd : 1));
+  if (!J->pos || !J->res || !J->jacbuf || !J->d) return -1;
+  for (int i = 0; i < p->ny; i++)
+    J->pos[i] = -1;
+  for (int b = 0; b < p->nblocks; b++)
+    if (PJ->jb[b].on) x->blocks[b].b.jac = J->jacbuf + PJ->jb[b].jacoff;
+  return 0;
+}
+
+void bsim_run_jacobian_free(bsim_run *x) {
+  struct bsim_run_jac *J = x->jac;
+  if (!J) return;
+  free(J->pos);
+  free(J->res);
+  free(J->jacbuf);
+  free(J->d);
+  free(J);
+  x->jac = NULL;
 }
 
 /* Can the block give flag 10? Its run-time type (model.sim may pick
  * another function than the interface's) decides, unless the instance
  * opted out; implicit blocks write residuals, which flag 10 does not
  * describe. */
-static int supports(const rt_block *rb) {
-  const bsim_model *m = &rb->fb->model;
-  const bsim_block_type *t = rb->fb->run_type;
+static int supports(const plan_block *pb) {
+  const bsim_model *m = &pb->fb->model;
+  const bsim_block_type *t = pb->fb->run_type;
   return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
          !(m->implicit && m->nx > 0);
 }
@@ -106,10 +141,16 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Add the unknowns input k of block b depends on to the set in scratch
- * (pos marks members). */
-static void collect_input(const bsim_plan *p, int b, int k, int *n) {
-  struct bsim_plan_jac *J = p->jac;
+/* A set under construction: pos marks members (-1 elsewhere), scratch
+ * lists them. */
+typedef struct collector {
+  int *pos, *scratch;
+} collector;
+
+/* Add the unknowns input k of block b depends on to the set. */
+static void collect_input(const bsim_plan *p, collector *cl, int b, int k,
+                          int *n) {
+  const struct bsim_plan_jac *J = p->jac;
   int sb = p->insrc_block[p->inbase[b] + k];
   if (sb < 0) return;
   int sp = p->insrc_port[p->inbase[b] + k];
@@ -125,35 +166,35 @@ static void collect_input(const bsim_plan *p, int b, int k, int *n) {
   }
   for (int i = 0; i < len; i++) {
     int j = c ? c[i] : first + i;
-    if (J->pos[j] < 0) {
-      J->pos[j] = 1;
-      J->scratch[(*n)++] = j;
+    if (cl->pos[j] < 0) {
+      cl->pos[j] = 1;
+      cl->scratch[(*n)++] = j;
     }
   }
 }
 
 /* The set of block b's outputs (rows = 0) or state equations (rows = 1):
  * own states, then inputs (direct-feedthrough ones only for outputs). */
-static int build_set(const bsim_plan *p, int b, int rows, int **out, int *len,
-                     size_t *total) {
-  struct bsim_plan_jac *J = p->jac;
-  const rt_block *rb = &p->blocks[b];
+static int build_set(const bsim_plan *p, collector *cl, int b, int rows,
+                     int **out, int *len, size_t *total) {
+  const plan_block *pb = &p->blocks[b];
+  const bsim_model *m = &pb->fb->model;
   int n = 0;
-  for (int s = 0; s < rb->b.nx; s++) {
-    J->pos[rb->xoff + s] = 1;
-    J->scratch[n++] = rb->xoff + s;
+  for (int s = 0; s < m->nx; s++) {
+    cl->pos[pb->xoff + s] = 1;
+    cl->scratch[n++] = pb->xoff + s;
   }
-  for (int k = 0; k < rb->b.nin; k++)
-    if (rows || rb->fb->model.dep_u[k]) collect_input(p, b, k, &n);
+  for (int k = 0; k < m->nin; k++)
+    if (rows || m->dep_u[k]) collect_input(p, cl, b, k, &n);
   for (int i = 0; i < n; i++)
-    J->pos[J->scratch[i]] = -1;
-  qsort(J->scratch, (size_t)n, sizeof(int), cmp_int);
+    cl->pos[cl->scratch[i]] = -1;
+  qsort(cl->scratch, (size_t)n, sizeof(int), cmp_int);
   *len = n;
-  *total += (size_t)n * (size_t)(rows ? rb->b.nx : nout_elems(rb));
+  *total += (size_t)n * (size_t)(rows ? m->nx : nout_elems(m));
   if (*total > jac_cap) return 1;
   *out = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!*out) return -1;
-  memcpy(*out, J->scratch, sizeof(int) * (size_t)n);
+  memcpy(*out, cl->scratch, sizeof(int) * (size_t)n);
   return 0;
 }
 
@@ -163,7 +204,7 @@ static int make_groups(bsim_plan *p) {
   int g = 0;
   for (int b = 0; b < p->nblocks; b++) /* layout: states in block order */
     if (p->blocks[b].xoff >= 0) {
-      for (int s = 0; s < p->blocks[b].b.nx; s++)
+      for (int s = 0; s < model_of(p, b)->nx; s++)
         p->groups[p->blocks[b].xoff + s] = g;
       g++;
     }
@@ -172,6 +213,36 @@ static int make_groups(bsim_plan *p) {
       p->groups[p->torn[t].yoff + i] = g;
   if (p->dummy) p->groups[0] = g;
   return 0;
+}
+
+/* The sets of every block taking part: 0, 1 when too big to be worth it,
+ * -1 out of memory. */
+static int build_sets(bsim_plan *p) {
+  struct bsim_plan_jac *J = p->jac;
+  collector cl = {malloc(sizeof(int) * (size_t)p->ny),
+                  malloc(sizeof(int) * (size_t)p->ny)};
+  size_t total = 0;
+  int rc = cl.pos && cl.scratch ? 0 : -1;
+  for (int i = 0; rc == 0 && i < p->ny; i++)
+    cl.pos[i] = -1;
+  /* Output sets in evaluation order (sources first), then state sets. */
+  for (int k = 0; rc == 0 && k < p->nactive; k++) {
+    jblock *jb = &J->jb[p->active_order[k]];
+    rc =
+        build_set(p, &cl, p->active_order[k], 0, &jb->cols, &jb->ncols, &total);
+    jb->doff = J->nd;
+    J->nd += (size_t)jb->nyb * (size_t)jb->ncols;
+  }
+  for (int k = 0; rc == 0 && k < p->nstate_blocks; k++) {
+    int b = p->state_blocks[k];
+    jblock *jb = &J->jb[b];
+    rc = build_set(p, &cl, b, 1, &jb->rcols, &jb->nrcols, &total);
+    jb->dxoff = J->nd;
+    J->nd += (size_t)model_of(p, b)->nx * (size_t)jb->nrcols;
+  }
+  free(cl.pos);
+  free(cl.scratch);
+  return rc;
 }
 
 int bsim_plan_jacobian_prepare(bsim_plan *p) {
@@ -185,58 +256,24 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
   struct bsim_plan_jac *J = calloc(1, sizeof *J);
   if (!J) return -1;
   p->jac = J;
-  int nb = p->nblocks, ny = p->ny;
+  int nb = p->nblocks;
   J->jb = calloc((size_t)nb, sizeof(jblock));
-  J->pos = malloc(sizeof(int) * (size_t)ny);
-  J->scratch = malloc(sizeof(int) * (size_t)ny);
-  J->res = calloc((size_t)ny, sizeof(double));
-  if (!J->jb || !J->pos || !J->scratch || !J->res) goto fail;
-  for (int i = 0; i < ny; i++)
-    J->pos[i] = -1;
+  if (!J->jb) goto fail;
   for (int k = 0; k < p->nactive; k++)
-    J->jb[p->active_order[k]].on = 1;
+    J->jb[p->active_order[k]].on = J->jb[p->active_order[k]].hasd = 1;
   for (int k = 0; k < p->nstate_blocks; k++)
     J->jb[p->state_blocks[k]].on = 1;
-
-  size_t nbuf = 0, total = 0;
   for (int b = 0; b < nb; b++)
     if (J->jb[b].on) {
-      const rt_block *rb = &p->blocks[b];
-      J->jb[b].nyb = nout_elems(rb);
-      nbuf += (size_t)(rb->b.nx + J->jb[b].nyb) *
-              (size_t)(rb->b.nx + nin_elems(rb));
+      const bsim_model *m = model_of(p, b);
+      J->jb[b].nyb = nout_elems(m);
+      J->jb[b].jacoff = J->njacbuf;
+      J->njacbuf +=
+          (size_t)(m->nx + J->jb[b].nyb) * (size_t)(m->nx + nin_elems(m));
     }
-  J->jacbuf = malloc(sizeof(double) * (nbuf ? nbuf : 1));
-  if (!J->jacbuf) goto fail;
-  nbuf = 0;
-  for (int b = 0; b < nb; b++)
-    if (J->jb[b].on) {
-      rt_block *rb = &p->blocks[b];
-      rb->b.jac = J->jacbuf + nbuf;
-      nbuf += (size_t)(rb->b.nx + J->jb[b].nyb) *
-              (size_t)(rb->b.nx + nin_elems(rb));
-    }
-
-  /* Output sets in evaluation order (sources first), then state sets. */
-  for (int k = 0; k < p->nactive; k++) {
-    int b = p->active_order[k];
-    jblock *jb = &J->jb[b];
-    int rc = build_set(p, b, 0, &jb->cols, &jb->ncols, &total);
-    if (rc > 0) goto too_big;
-    if (rc < 0) goto fail;
-    jb->d = malloc(sizeof(double) * (size_t)(jb->nyb * jb->ncols + 1));
-    if (!jb->d) goto fail;
-  }
-  for (int k = 0; k < p->nstate_blocks; k++) {
-    int b = p->state_blocks[k];
-    jblock *jb = &J->jb[b];
-    int rc = build_set(p, b, 1, &jb->rcols, &jb->nrcols, &total);
-    if (rc > 0) goto too_big;
-    if (rc < 0) goto fail;
-    jb->dx =
-        malloc(sizeof(double) * (size_t)(p->blocks[b].b.nx * jb->nrcols + 1));
-    if (!jb->dx) goto fail;
-  }
+  int rc = build_sets(p);
+  if (rc > 0) goto too_big;
+  if (rc < 0) goto fail;
   return 0;
 too_big : {
   int *groups = p->groups;
@@ -255,57 +292,62 @@ fail : {
 }
 
 /* row (over the set whose members pos maps) += a * d(input k element e)/dy */
-static void add_input(const bsim_plan *p, int b, int k, int e, double a,
+static void add_input(const bsim_run *x, int b, int k, int e, double a,
                       double *row) {
+  const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *J = p->jac;
+  const int *pos = x->jac->pos;
   int sb = p->insrc_block[p->inbase[b] + k];
   if (sb < 0) return;
   int sp = p->insrc_port[p->inbase[b] + k];
   int t = p->torn_of[p->portbase[sb] + sp];
   if (t >= 0) {
-    row[J->pos[p->torn[t].yoff + e]] += a;
+    row[pos[p->torn[t].yoff + e]] += a;
     return;
   }
   const jblock *src = &J->jb[sb];
-  if (!src->d) return; /* inactive: constant while integrating */
+  if (!src->hasd) return; /* inactive: constant while integrating */
   int off = 0;
   for (int q = 0; q < sp; q++)
-    off += outsize(&p->blocks[sb], q);
-  const double *srow = src->d + (size_t)(off + e) * (size_t)src->ncols;
+    off += outsize(model_of(p, sb), q);
+  const double *srow =
+      x->jac->d + src->doff + (size_t)(off + e) * (size_t)src->ncols;
   for (int c = 0; c < src->ncols; c++)
-    if (srow[c] != 0) row[J->pos[src->cols[c]]] += a * srow[c];
+    if (srow[c] != 0) row[pos[src->cols[c]]] += a * srow[c];
 }
 
 /* Rows r0 .. r0+nr-1 of the block's flag-10 matrix as rows over cols
  * (outputs: direct-feedthrough inputs only). */
-static void chain_rows(const bsim_plan *p, int b, int r0, int nr, int all_in,
+static void chain_rows(bsim_run *x, int b, int r0, int nr, int all_in,
                        const int *cols, int ncols, double *out) {
+  const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *J = p->jac;
-  const rt_block *rb = &p->blocks[b];
-  int nx = rb->b.nx, nrow = nx + J->jb[b].nyb;
-  const double *jac = rb->b.jac;
+  const bsim_model *m = model_of(p, b);
+  int *pos = x->jac->pos;
+  int nx = m->nx, nrow = nx + J->jb[b].nyb, xoff = p->blocks[b].xoff;
+  const double *jac = x->blocks[b].b.jac;
   for (int c = 0; c < ncols; c++)
-    J->pos[cols[c]] = c;
+    pos[cols[c]] = c;
   memset(out, 0, sizeof(double) * (size_t)nr * (size_t)ncols);
   for (int r = 0; r < nr; r++) {
     double *row = out + (size_t)r * (size_t)ncols;
     for (int c = 0; c < nx; c++) {
       double a = jac[(r0 + r) + nrow * c];
-      if (a != 0) row[J->pos[rb->xoff + c]] += a;
+      if (a != 0) row[pos[xoff + c]] += a;
     }
     int uoff = nx;
-    for (int k = 0; k < rb->b.nin; k++) {
-      int nk = insize(rb, k);
-      if (all_in || rb->fb->model.dep_u[k])
+    for (int k = 0; k < m->nin; k++) {
+      int nk = insize(m, k);
+      if (all_in || m->dep_u[k])
         for (int e = 0; e < nk; e++) {
           double a = jac[(r0 + r) + (size_t)nrow * (size_t)(uoff + e)];
-          if (a != 0) add_input(p, b, k, e, a, row);
+          if (a != 0) add_input(x, b, k, e, a, row);
         }
       uoff += nk;
     }
   }
   for (int c = 0; c < ncols; c++)
-    J->pos[cols[c]] = -1;
+    pos[cols[c]] = -1;
 }
 
 /* values[(i, j)] += v; the entry must be in the pattern. */
@@ -325,9 +367,9 @@ static int put(const bsim_plan *p, double *values, int i, int j, double v) {
   return v == 0 ? 0 : -1;
 }
 
-static int outside_pattern(bsim_plan *p, int i, int j) {
-  p->errs.fatal = 1;
-  bsim_error_set(&p->errs.err, BSIM_ERR_SIM,
+static int outside_pattern(bsim_run *x, int i, int j) {
+  x->errs.fatal = 1;
+  bsim_error_set(&x->errs.err, BSIM_ERR_SIM,
                  "analytic Jacobian: entry (%d, %d) lies outside the "
                  "sparsity pattern (hint: run with --solver-param "
                  "jacobian=fd and report the diagram)",
@@ -335,42 +377,44 @@ static int outside_pattern(bsim_plan *p, int i, int j) {
   return BSIM_CB_FATAL;
 }
 
-int bsim_plan_jacobian(double t, const double *y, const double *yp, double cj,
-                       double *values, void *user) {
-  bsim_plan *p = user;
-  struct bsim_plan_jac *J = p->jac;
-  if (!J) return BSIM_CB_FATAL;
-  p->errs.recoverable = 0;
-  bsim_plan_bind(p, t, y, yp, J->res, BSIM_PHASE_CONTINUOUS);
-  int rc = bsim_plan_outputs(p, 0);
+int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
+                      double *values, void *user) {
+  bsim_run *x = user;
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_jac *J = p->jac;
+  if (!J || !x->jac) return BSIM_CB_FATAL;
+  double *d = x->jac->d;
+  x->errs.recoverable = 0;
+  bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
+  int rc = bsim_run_outputs(x, 0);
   if (rc != BSIM_CB_OK) return rc;
   for (int b = 0; b < p->nblocks; b++) {
     if (!J->jb[b].on) continue;
-    rt_block *rb = &p->blocks[b];
-    size_t sz =
-        (size_t)(rb->b.nx + J->jb[b].nyb) * (size_t)(rb->b.nx + nin_elems(rb));
-    memset(rb->b.jac, 0, sizeof(double) * sz);
-    if ((rc = bsim_plan_call(p, b, BSIM_FLAG_JACOBIAN)) != BSIM_CB_OK)
-      return rc;
+    const bsim_model *m = model_of(p, b);
+    size_t sz = (size_t)(m->nx + J->jb[b].nyb) * (size_t)(m->nx + nin_elems(m));
+    memset(x->blocks[b].b.jac, 0, sizeof(double) * sz);
+    if ((rc = bsim_run_call(x, b, BSIM_FLAG_JACOBIAN)) != BSIM_CB_OK) return rc;
   }
   for (int k = 0; k < p->nactive; k++) {
     int b = p->active_order[k];
     const jblock *jb = &J->jb[b];
-    chain_rows(p, b, p->blocks[b].b.nx, jb->nyb, 0, jb->cols, jb->ncols, jb->d);
+    chain_rows(x, b, model_of(p, b)->nx, jb->nyb, 0, jb->cols, jb->ncols,
+               d + jb->doff);
   }
   memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
   for (int k = 0; k < p->nstate_blocks; k++) {
     int b = p->state_blocks[k];
     const jblock *jb = &J->jb[b];
-    int nx = p->blocks[b].b.nx, xoff = p->blocks[b].xoff;
-    chain_rows(p, b, 0, nx, 1, jb->rcols, jb->nrcols, jb->dx);
+    int nx = model_of(p, b)->nx, xoff = p->blocks[b].xoff;
+    const double *dx = d + jb->dxoff;
+    chain_rows(x, b, 0, nx, 1, jb->rcols, jb->nrcols, d + jb->dxoff);
     for (int r = 0; r < nx; r++) {
       int i = xoff + r;
-      if (put(p, values, i, i, cj) != 0) return outside_pattern(p, i, i);
+      if (put(p, values, i, i, cj) != 0) return outside_pattern(x, i, i);
       for (int c = 0; c < jb->nrcols; c++)
         if (put(p, values, i, jb->rcols[c],
-                -jb->dx[(size_t)r * (size_t)jb->nrcols + (size_t)c]) != 0)
-          return outside_pattern(p, i, jb->rcols[c]);
+                -dx[(size_t)r * (size_t)jb->nrcols + (size_t)c]) != 0)
+          return outside_pattern(x, i, jb->rcols[c]);
     }
   }
   for (int tt = 0; tt < p->ntorn; tt++) {
@@ -378,18 +422,19 @@ int bsim_plan_jacobian(double t, const double *y, const double *yp, double cj,
     const jblock *src = &J->jb[tw->block];
     int off = 0;
     for (int q = 0; q < tw->port; q++)
-      off += outsize(&p->blocks[tw->block], q);
+      off += outsize(model_of(p, tw->block), q);
     for (int e = 0; e < tw->n; e++) {
       int i = tw->yoff + e;
-      if (put(p, values, i, i, 1.0) != 0) return outside_pattern(p, i, i);
-      if (!src->d) continue;
-      const double *row = src->d + (size_t)(off + e) * (size_t)src->ncols;
+      if (put(p, values, i, i, 1.0) != 0) return outside_pattern(x, i, i);
+      if (!src->hasd) continue;
+      const double *row =
+          d + src->doff + (size_t)(off + e) * (size_t)src->ncols;
       for (int c = 0; c < src->ncols; c++)
         if (put(p, values, i, src->cols[c], -row[c]) != 0)
-          return outside_pattern(p, i, src->cols[c]);
+          return outside_pattern(x, i, src->cols[c]);
     }
   }
   if (p->dummy && put(p, values, 0, 0, cj) != 0)
-    return outside_pattern(p, 0, 0);
+    return outside_pattern(x, 0, 0);
   return BSIM_CB_OK;
 }

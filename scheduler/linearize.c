@@ -27,7 +27,8 @@ static void *zalloc(size_t n, size_t size) {
 static int find_port(const bsim_plan *p, const char *spec, int *blk,
                      int *port) {
   for (int i = 0; i < p->nblocks; i++)
-    if (strcmp(p->blocks[i].b.path, spec) == 0 && p->blocks[i].b.nout == 1) {
+    if (strcmp(p->blocks[i].fb->path, spec) == 0 &&
+        p->blocks[i].fb->model.nout == 1) {
       *blk = i;
       *port = 0;
       return 0;
@@ -39,9 +40,9 @@ static int find_port(const bsim_plan *p, const char *spec, int *blk,
   if (*end || k < 1) return -1;
   size_t len = (size_t)(colon - spec);
   for (int i = 0; i < p->nblocks; i++) {
-    const char *path = p->blocks[i].b.path;
+    const char *path = p->blocks[i].fb->path;
     if (strlen(path) == len && strncmp(path, spec, len) == 0 &&
-        k <= p->blocks[i].b.nout) {
+        k <= p->blocks[i].fb->model.nout) {
       *blk = i;
       *port = (int)k - 1;
       return 0;
@@ -51,8 +52,8 @@ static int find_port(const bsim_plan *p, const char *spec, int *blk,
 }
 
 static int port_size(const bsim_plan *p, int blk, int port) {
-  const bsim_block *b = &p->blocks[blk].b;
-  return b->outsz[port] * b->outsz[b->nout + port];
+  const bsim_model *m = &p->blocks[blk].fb->model;
+  return m->out[port] * m->out2[port];
 }
 
 void bsim_an_free_linear(bsim_analysis *a) {
@@ -109,7 +110,7 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
   if (!a->uin || !a->unom) return -2;
   for (int k = 0, u = 0; k < ni; k++) {
     const an_input *in = &a->in[k];
-    const double *buf = p->blocks[in->block].b.outptr[in->port];
+    const double *buf = a->x->blocks[in->block].b.outptr[in->port];
     for (int i = 0; i < in->n; i++, u++) {
       a->unom[u] = buf[i];
       if (name_scalar(&a->uin[u], inputs[k], in->n, i) != 0) return -2;
@@ -143,7 +144,7 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
   if (rc == 0 && (!a->oname || !a->osrc)) rc = -2;
   for (int k = 0; k < no && rc == 0; k++) {
     int n = port_size(p, blk[k], prt[k]);
-    const double *buf = p->blocks[blk[k]].b.outptr[prt[k]];
+    const double *buf = a->x->blocks[blk[k]].b.outptr[prt[k]];
     for (int i = 0; i < n && rc == 0; i++, a->no++) {
       a->osrc[a->no] = buf + i;
       rc = name_scalar(&a->oname[a->no], outputs[k], n, i);
@@ -196,8 +197,8 @@ static int compute(bsim_analysis *a, bsim_error *err) {
     bsim_error_set(err, BSIM_ERR_SIM,
                    "linearize: the residual cannot be evaluated near the "
                    "point: %s",
-                   a->p->errs.fatal ? a->p->errs.err.message
-                                    : a->p->errs.last_recoverable);
+                   a->x->errs.fatal ? a->x->errs.err.message
+                                    : a->x->errs.last_recoverable);
     rc = -1;
     goto done;
   }

@@ -1,7 +1,11 @@
 /*
- * The compiled plan: what the scheduler needs to evaluate a flat diagram as
- * one implicit system. Built once by bsim_plan_create (compile.c), used by
- * the residual (eval.c) and the hybrid loop (run.c).
+ * The compiled plan and the state of one run of it. The plan is what
+ * compile.c decides once for a flat diagram (order, loops, layout of y,
+ * wiring, events, sparsity, Jacobian bookkeeping) and is never written
+ * after bsim_plan_create, so that many runs, in many threads, can share it
+ * (a sweep compiles once). Everything a run writes — the blocks' views,
+ * output buffers, discrete states, records, errors — lives in a bsim_run,
+ * one per run.
  */
 #ifndef BSIM_PLAN_H
 #define BSIM_PLAN_H
@@ -18,32 +22,28 @@ typedef struct bsim_run_errors {
   char last_recoverable[512];
 } bsim_run_errors;
 
-typedef struct rt_block {
-  bsim_block b; /* the view passed to the block's function */
+/* What compile decided about one block, the same for every run. The
+ * structure (ports, sizes, states, surfaces, events) is fb->model's; a
+ * run may bring other parameter values, never another structure. */
+typedef struct plan_block {
   void (*fn)(bsim_block *blk, int flag);
   const bsim_flat_block *fb;
   int xoff;   /* offset of the block's states in y, -1 if none */
   int goff;   /* offset of its surfaces in the global g, -1 if none */
   int active; /* outputs may change while the integrator runs */
-  int *sizes; /* storage for insz / outsz / oparsz */
-  void *work; /* the block's own pointer (b.work points here) */
-  /* what a sink recorded: rows of (t, values), rec_cols values each */
-  double *rec;
-  size_t rec_rows, rec_cap;
-  int rec_cols;
-} rt_block;
+} plan_block;
 
 /* A signal that closes an algebraic loop: consumers read w (a copy of
- * y[yoff..]), the producer writes h into its own buffer, F_w = w - h. */
+ * y[yoff..], kept by each run at w + yoff - nx), the producer writes h into
+ * its own buffer, F_w = w - h. */
 typedef struct rt_torn {
   int block, port;
   int yoff, n;
-  double *w;
 } rt_torn;
 
 typedef struct bsim_plan {
   const bsim_flat *flat;
-  rt_block *blocks;
+  plan_block *blocks;
   int nblocks;
   int *order; /* every block, outputs before their direct-feedthrough users */
   int *active_order; /* the blocks in `order` whose outputs can change
@@ -53,7 +53,6 @@ typedef struct bsim_plan {
   int nstate_blocks;
   int *zc_blocks; /* blocks with ng > 0 or nmode > 0 */
   int nzc_blocks;
-  int phase; /* the phase every block's view currently says */
   rt_torn *torn;
   int ntorn;
   int nx;       /* differential unknowns */
@@ -62,12 +61,10 @@ typedef struct bsim_plan {
   int ny;       /* nx + nw + dummy */
   int ode_form; /* F = y' - f: no torn signals, no implicit blocks */
   int ng;
-  double *id;      /* ny entries */
-  double *gbuf;    /* ng entries, where blocks write surfaces */
-  int *jroot;      /* ng entries */
-  int *gdir;       /* ng entries: direction each surface is watched in */
-  double *outbufs; /* all output buffers, one allocation */
-  size_t noutbuf;  /* doubles in outbufs */
+  double *id;     /* ny entries */
+  int *gdir;      /* ng entries: direction each surface is watched in */
+  size_t noutbuf; /* doubles of all output buffers of a run */
+  size_t *outoff; /* per output port (portbase index): its offset there */
 
   /* Wiring, built once by compile.c for everything that walks the links
    * (input pointers, sparsity, analytic Jacobian). */
@@ -86,7 +83,7 @@ typedef struct bsim_plan {
   int *act_start, *act_block, *act_port;
   char *evcrit;   /* event output whose activation reaches the continuous
                      part: served by stopping the integrator */
-  char *relevant; /* per outbufs entry: read, directly or not, by the
+  char *relevant; /* per output-buffer entry: read, directly or not, by the
                      continuous part (compared to downgrade a restart) */
   int nmodes;
 
@@ -102,9 +99,36 @@ typedef struct bsim_plan {
   /* The analytic Jacobian's bookkeeping, NULL when some block evaluated
    * during integration lacks flag 10 or there is no pattern (jacobian.c). */
   struct bsim_plan_jac *jac;
-
-  bsim_run_errors errs;
 } bsim_plan;
+
+/* The view and memory of one block in one run. */
+typedef struct rt_block {
+  bsim_block b; /* the view passed to the block's function; first member */
+  void (*fn)(bsim_block *blk, int flag);
+  const bsim_flat_block *fb;
+  /* The run-time data this run uses (rpar, ipar, opar, x0, z0, firing):
+   * fb->model, or a model the run's parameter overrides rebuilt. */
+  const bsim_model *m;
+  void *work; /* the block's own pointer (b.work points here) */
+  /* what a sink recorded: rows of (t, values), rec_cols values each */
+  double *rec;
+  size_t rec_rows, rec_cap;
+  int rec_cols;
+} rt_block;
+
+/* Everything one run of a plan writes. */
+typedef struct bsim_run {
+  const bsim_plan *plan;
+  rt_block *blocks; /* plan->nblocks */
+  int phase;        /* the phase every block's view currently says */
+  double *outbufs;  /* plan->noutbuf: all output buffers */
+  double *w;        /* plan->nw: consumers' copies of the torn signals */
+  double *gbuf;     /* plan->ng: where blocks write surfaces */
+  int *jroot;       /* plan->ng */
+  struct bsim_run_jac *jac; /* buffers of the analytic Jacobian, or NULL */
+  void *mem;                /* one allocation behind the views' arrays */
+  bsim_run_errors errs;
+} bsim_run;
 
 /* Activation inheritance and event criticality (critical.c); called by
  * bsim_plan_create. 0, or -1 out of memory. */
@@ -120,28 +144,38 @@ int bsim_plan_sparsity(bsim_plan *p);
  * after the sparsity pattern. 0, or -1 out of memory. */
 int bsim_plan_jacobian_prepare(bsim_plan *p);
 void bsim_plan_jacobian_free(bsim_plan *p);
+/* A run's Jacobian buffers (jacobian.c): 0, or -1 out of memory. */
+int bsim_run_jacobian_alloc(bsim_run *x);
+void bsim_run_jacobian_free(bsim_run *x);
 /* J = dF/dy + cj dF/dy' at (t, y, y') in the pattern's order, from the
  * blocks' flag 10 and the chain rule; the engine's jacobian callback
- * (user = the plan, which must have p->jac). Returns BSIM_CB_*. */
-int bsim_plan_jacobian(double t, const double *y, const double *yp, double cj,
-                       double *values, void *user);
+ * (user = the run, whose plan must have jac). Returns BSIM_CB_*. */
+int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
+                      double *values, void *user);
 
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err);
 void bsim_plan_free(bsim_plan *p);
 
+/* The state of one run of p (runstate.c). models: NULL, or p->nblocks
+ * entries each NULL (the flat model's data) or a model of the same
+ * structure whose rpar, ipar, opar, x0, z0 and firing this run uses; the
+ * caller keeps them alive as long as the run. NULL out of memory. */
+bsim_run *bsim_run_create(const bsim_plan *p, const bsim_model *const *models);
+void bsim_run_free(bsim_run *x);
+
 /* Evaluation (eval.c). All return BSIM_CB_OK / _RECOVERABLE / _FATAL, the
  * engine's callback convention. */
-void bsim_plan_bind(bsim_plan *p, double t, const double *y, const double *yp,
-                    double *res, int phase);
-int bsim_plan_call(bsim_plan *p, int blk, int flag);
-int bsim_plan_outputs(bsim_plan *p, int all);
-int bsim_plan_residual(double t, const double *y, const double *yp, double *res,
-                       void *user);
+void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
+                   double *res, int phase);
+int bsim_run_call(bsim_run *x, int blk, int flag);
+int bsim_run_outputs(bsim_run *x, int all);
+int bsim_run_residual(double t, const double *y, const double *yp, double *res,
+                      void *user);
 /* The part of the residual after the outputs: flag 0 on state blocks, then
  * F_x = x' - f and F_w = w - h. For callers that evaluate the outputs
  * themselves (analysis perturbs some of them). */
-int bsim_plan_residual_tail(bsim_plan *p, const double *yp, double *res);
-int bsim_plan_roots(double t, const double *y, const double *yp, double *g,
-                    void *user);
+int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res);
+int bsim_run_roots(double t, const double *y, const double *yp, double *g,
+                   void *user);
 
 #endif

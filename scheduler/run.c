@@ -33,7 +33,7 @@ static int init_torn(run_state *r, bsim_error *err) {
     if (bsim_run_settle(r, err) != 0) return -1;
     for (int t = 0; t < r->p->ntorn; t++) {
       const rt_torn *tw = &r->p->torn[t];
-      memcpy(r->y + tw->yoff, r->p->blocks[tw->block].b.outptr[tw->port],
+      memcpy(r->y + tw->yoff, r->run->blocks[tw->block].b.outptr[tw->port],
              sizeof(double) * (size_t)tw->n);
     }
   }
@@ -43,7 +43,7 @@ static int init_torn(run_state *r, bsim_error *err) {
 /* y' guess: f for explicit states (the residual at y' = 0 is -f). */
 static int guess_yp(run_state *r, bsim_error *err) {
   memset(r->yp, 0, sizeof(double) * (size_t)r->p->ny);
-  int rc = bsim_plan_residual(r->t, r->y, r->yp, r->res, r->p);
+  int rc = bsim_run_residual(r->t, r->y, r->yp, r->res, r->run);
   if (rc == BSIM_CB_FATAL) return bsim_run_fail(r, err);
   for (int i = 0; i < r->p->nx; i++)
     r->yp[i] = rc == BSIM_CB_OK ? -r->res[i] : 0.0;
@@ -98,14 +98,14 @@ static int cold_restart(run_state *r, bsim_error *err) {
                            .id = r->p->id,
                            .ng = r->p->ng,
                            .gdir = r->p->gdir,
-                           .residual = bsim_plan_residual,
-                           .roots = bsim_plan_roots,
-                           .user = r->p,
+                           .residual = bsim_run_residual,
+                           .roots = bsim_run_roots,
+                           .user = r->run,
                            .ode_form = r->p->ode_form,
                            .pattern_colptr = r->p->pat_colptr,
                            .pattern_rowidx = r->p->pat_rowidx,
                            .groups = r->p->groups,
-                           .jacobian = r->p->jac ? bsim_plan_jacobian : NULL};
+                           .jacobian = r->p->jac ? bsim_run_jacobian : NULL};
       bsim_engine_settings set = {
           r->s->rtol, r->s->atol, (const char *const *)r->s->param_names,
           (const char *const *)r->s->param_values, r->s->nparams};
@@ -121,7 +121,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
     double h = horizon(r);
     double tout1 = h > r->t ? h : r->s->tf;
     if (et->calc_ic(r->eng, tout1, r->y, r->yp) != 0) {
-      if (r->p->errs.fatal) return bsim_run_fail(r, err);
+      if (r->run->errs.fatal) return bsim_run_fail(r, err);
       bsim_error_set(err, BSIM_ERR_SIM,
                      "no consistent initial values at t=%.17g: %s (hint: "
                      "check that every algebraic loop has a solution, e.g. "
@@ -171,17 +171,16 @@ static int record_due(run_state *r, bsim_error *err) {
   const double eps = 1e-12 * fmax(1.0, fabs(r->s->tf));
   while (r->next_sample < r->s->nrows &&
          r->s->times[r->next_sample] <= r->t + eps) {
-    bsim_plan_bind(r->p, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
-    if (bsim_plan_outputs(r->p, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
+    bsim_run_bind(r->run, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
+    if (bsim_run_outputs(r->run, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
     record_sample(r);
   }
   return 0;
 }
 
 static int push_firings(run_state *r, bsim_error *err) {
-  const bsim_flat *f = r->s->flat;
   for (int i = 0; i < r->p->nblocks; i++) {
-    const bsim_model *m = &f->blocks[i].model;
+    const bsim_model *m = r->run->blocks[i].m;
     for (int k = 0; k < m->nevout; k++) {
       if (!m->firing || !(m->firing[k] >= 0)) continue;
       bsim_calendar *c = r->p->evcrit[r->p->evbase[i] + k] ? &r->crit : &r->hot;
@@ -195,26 +194,25 @@ static int push_firings(run_state *r, bsim_error *err) {
 }
 
 static int start(run_state *r, bsim_error *err) {
-  bsim_plan *p = r->p;
-  const bsim_flat *f = r->s->flat;
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
   for (int i = 0; i < p->nblocks; i++) {
-    rt_block *rb = &p->blocks[i];
-    if (rb->xoff >= 0)
-      memcpy(r->y + rb->xoff, f->blocks[i].model.x0,
+    rt_block *rb = &x->blocks[i];
+    if (p->blocks[i].xoff >= 0)
+      memcpy(r->y + p->blocks[i].xoff, rb->m->x0,
              sizeof(double) * (size_t)rb->b.nx);
-    if (rb->b.nz)
-      memcpy(rb->b.z, f->blocks[i].model.z0, sizeof(double) * (size_t)rb->b.nz);
+    if (rb->b.nz) memcpy(rb->b.z, rb->m->z0, sizeof(double) * (size_t)rb->b.nz);
     rb->rec_rows = 0;
     rb->rec_cols = 0;
     rb->b.nevprt = 0;
   }
   if (push_firings(r, err) != 0) return -1;
-  bsim_plan_bind(p, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
   for (int k = 0; k < p->nblocks; k++)
-    if (bsim_plan_call(p, p->order[k], BSIM_FLAG_INIT) != BSIM_CB_OK)
+    if (bsim_run_call(x, p->order[k], BSIM_FLAG_INIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
   for (int k = 0; k < p->nblocks; k++)
-    if (bsim_plan_call(p, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
+    if (bsim_run_call(x, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
   if (init_torn(r, err) != 0) return -1;
   int changed;
@@ -226,10 +224,10 @@ static int start(run_state *r, bsim_error *err) {
 /* Name the block behind unknown i of y, for failure messages. */
 static void describe_unknown(const bsim_plan *p, int i, char *buf, size_t len) {
   for (int k = 0; k < p->nstate_blocks; k++) {
-    const rt_block *rb = &p->blocks[p->state_blocks[k]];
-    if (i >= rb->xoff && i < rb->xoff + rb->b.nx) {
+    const plan_block *pb = &p->blocks[p->state_blocks[k]];
+    if (i >= pb->xoff && i < pb->xoff + pb->fb->model.nx) {
       snprintf(buf, len, "'%s' (%s, state %d has the largest local error)",
-               rb->b.path, rb->fb->type->name, i - rb->xoff + 1);
+               pb->fb->path, pb->fb->type->name, i - pb->xoff + 1);
       return;
     }
   }
@@ -239,7 +237,7 @@ static void describe_unknown(const bsim_plan *p, int i, char *buf, size_t len) {
       snprintf(buf, len,
                "'%s' (its output %d closes an algebraic loop and has the "
                "largest local error)",
-               p->blocks[tw->block].b.path, tw->port + 1);
+               p->blocks[tw->block].fb->path, tw->port + 1);
       return;
     }
   }
@@ -261,15 +259,15 @@ static int step(run_state *r, bsim_error *err) {
     st = BSIM_ADV_TSTOP;
   if (st == BSIM_ADV_OK && tret == tcrit) st = BSIM_ADV_TSTOP;
   if (st == BSIM_ADV_ERROR) {
-    if (r->p->errs.fatal) return bsim_run_fail(r, err);
+    if (r->run->errs.fatal) return bsim_run_fail(r, err);
     char where[600] = "";
     int worst = et->worst_component ? et->worst_component(r->eng) : -1;
     if (worst >= 0) describe_unknown(r->p, worst, where, sizeof where);
     bsim_error_set(err, BSIM_ERR_SIM, "%s%s%s%s%s", et->last_error(r->eng),
                    where[0] ? "; likely block: " : "", where,
-                   r->p->errs.last_recoverable[0] ? "; last block failure: "
-                                                  : "",
-                   r->p->errs.last_recoverable);
+                   r->run->errs.last_recoverable[0] ? "; last block failure: "
+                                                    : "",
+                   r->run->errs.last_recoverable);
     return -1;
   }
   r->t = tret;
@@ -353,13 +351,14 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   memset(&r, 0, sizeof r);
   r.s = s;
   r.p = s->plan;
+  r.run = s->run;
   r.t = s->t0;
   r.max_events = s->max_events > 0 ? s->max_events : default_max_events;
   r.max_fast_restarts = s->max_fast_restarts > 0 ? s->max_fast_restarts
                                                  : default_max_fast_restarts;
   bsim_calendar_init(&r.crit);
   bsim_calendar_init(&r.hot);
-  memset(&s->plan->errs, 0, sizeof s->plan->errs);
+  memset(&s->run->errs, 0, sizeof s->run->errs);
   int rc = -1;
   if (alloc_state(&r) != 0) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
@@ -377,9 +376,9 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
     }
   }
   /* flag 5 always, so blocks release what flag 4 took */
-  bsim_plan_bind(s->plan, r.t, r.y, r.yp, r.res, BSIM_PHASE_DISCRETE);
+  bsim_run_bind(s->run, r.t, r.y, r.yp, r.res, BSIM_PHASE_DISCRETE);
   for (int k = 0; k < s->plan->nblocks; k++) {
-    rt_block *rb = &s->plan->blocks[s->plan->order[k]];
+    rt_block *rb = &s->run->blocks[s->plan->order[k]];
     rb->fn(&rb->b, BSIM_FLAG_END);
   }
   finish_stats(&r, now_seconds() - t_start);

@@ -10,7 +10,8 @@
 
 typedef struct run_state {
   bsim_sim *s;
-  bsim_plan *p;
+  const bsim_plan *p;
+  bsim_run *run; /* the sim's run state: block views, buffers, errors */
   /* pending events: critical ones stop the integrator, hot ones are served
    * from interpolation; seq orders simultaneous events across both */
   bsim_calendar crit, hot;

@@ -160,14 +160,14 @@ static int observed_columns(bsim_sim *s, bsim_error *err) {
   }
   s->ncols = n;
   s->names = calloc(n ? n : 1, sizeof(char *));
-  s->sources = calloc(n ? n : 1, sizeof(double *));
-  if (!s->names || !s->sources) goto nomem;
+  s->colsrc = calloc(n ? n : 1, sizeof(size_t));
+  if (!s->names || !s->colsrc) goto nomem;
   size_t c = 0;
   for (int i = 0; i < f->nobserves; i++) {
     const bsim_flat_observe *ob = &f->observes[i];
     const bsim_model *m = &f->blocks[ob->block].model;
     int size = m->out[ob->port] * m->out2[ob->port];
-    const double *src = s->plan->blocks[ob->block].b.outptr[ob->port];
+    size_t src = s->plan->outoff[s->plan->portbase[ob->block] + ob->port];
     for (int j = 0; j < size; j++, c++) {
       size_t len = strlen(ob->name) + 16;
       s->names[c] = malloc(len);
@@ -176,7 +176,7 @@ static int observed_columns(bsim_sim *s, bsim_error *err) {
         snprintf(s->names[c], len, "%s", ob->name);
       else
         snprintf(s->names[c], len, "%s[%d]", ob->name, j + 1);
-      s->sources[c] = src + j;
+      s->colsrc[c] = src + (size_t)j;
     }
   }
   return 0;
@@ -265,7 +265,7 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
   s->plan = bsim_plan_create(s->flat, err);
   if (!s->plan) goto fail;
   if (resolve_settings(s, &d->settings, o, err) != 0 ||
-      observed_columns(s, err) != 0)
+      observed_columns(s, err) != 0 || bsim_sim_attach_run(s, NULL, err) != 0)
     goto fail;
   if (s->engine->needs_ode && s->plan->nw > 0) {
     bsim_error_set(err, BSIM_ERR_INPUT,
@@ -281,22 +281,45 @@ fail:
   return NULL;
 }
 
+int bsim_sim_attach_run(bsim_sim *s, const bsim_model *const *models,
+                        bsim_error *err) {
+  s->run = bsim_run_create(s->plan, models);
+  s->sources = calloc(s->ncols ? s->ncols : 1, sizeof(double *));
+  if (!s->run || !s->sources) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  for (size_t c = 0; c < s->ncols; c++)
+    s->sources[c] = s->run->outbufs + s->colsrc[c];
+  return 0;
+}
+
 void bsim_sim_free(bsim_sim *s) {
   if (!s) return;
-  for (size_t c = 0; s->names && c < s->ncols; c++)
-    free(s->names[c]);
-  free(s->names);
+  bsim_run_free(s->run);
   free(s->sources);
   free(s->data);
-  free(s->times);
-  for (int i = 0; i < s->nparams; i++) {
-    free(s->param_names[i]);
-    free(s->param_values[i]);
+  for (int i = 0; s->models && i < s->flat->nblocks; i++)
+    if (s->models[i]) {
+      bsim_model_clear(s->models[i]);
+      free(s->models[i]);
+    }
+  free(s->models);
+  if (!s->base) {
+    for (size_t c = 0; s->names && c < s->ncols; c++)
+      free(s->names[c]);
+    free(s->names);
+    free(s->colsrc);
+    free(s->times);
+    for (int i = 0; i < s->nparams; i++) {
+      free(s->param_names[i]);
+      free(s->param_values[i]);
+    }
+    free(s->param_names);
+    free(s->param_values);
+    bsim_plan_free(s->plan);
+    bsim_flat_free(s->flat);
   }
-  free(s->param_names);
-  free(s->param_values);
-  bsim_plan_free(s->plan);
-  bsim_flat_free(s->flat);
   free(s);
 }
 
@@ -346,7 +369,7 @@ const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
 const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
                            const double **data) {
   for (int b = 0; b < s->plan->nblocks; b++) {
-    const rt_block *rb = &s->plan->blocks[b];
+    const rt_block *rb = &s->run->blocks[b];
     if (rb->rec_rows == 0) continue;
     if (i-- > 0) continue;
     *rows = rb->rec_rows;

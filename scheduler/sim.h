@@ -1,7 +1,11 @@
 /*
- * A configured run: the flat diagram, its plan, the resolved settings and,
- * once run, the results and statistics. Private to the scheduler; users see
- * it through include/blocksim/blocksim.h.
+ * A configured run: the flat diagram, its plan, the resolved settings, the
+ * run state and, once run, the results and statistics. Private to the
+ * scheduler; users see it through include/blocksim/blocksim.h.
+ *
+ * What compile and the settings produce (flat .. names) is shared: a sim
+ * derived from another (bsim_sim_derive) borrows it from its base and
+ * owns only its run state, its parameter overrides and its results.
  */
 #ifndef BSIM_SIM_H
 #define BSIM_SIM_H
@@ -14,6 +18,7 @@
 enum { BSIM_MAX_STATS = 16 };
 
 struct bsim_sim {
+  const bsim_sim *base; /* NULL: this sim owns the shared part */
   bsim_flat *flat;
   bsim_plan *plan;
   const bsim_engine_type *engine;
@@ -27,6 +32,12 @@ struct bsim_sim {
 
   size_t ncols; /* observed scalar columns */
   char **names;
+  size_t *colsrc; /* where each column's value lives in a run's outbufs */
+
+  /* This sim's own */
+  bsim_run *run;
+  bsim_model **models;    /* flat->nblocks, each NULL or an override's model
+                             (derive.c); NULL: no overrides */
   const double **sources; /* where each column's value lives after outputs */
   double *data;           /* nrows x ncols, row-major */
   size_t filled;          /* rows recorded so far */
@@ -44,5 +55,11 @@ struct bsim_sim {
 
 /* The hybrid loop (run.c): fills data and statistics. */
 int bsim_run_loop(bsim_sim *s, bsim_error *err);
+
+/* The sim's own part: a run state for its plan with the models' data
+ * (models: flat->nblocks entries, NULL entries for the flat's), and the
+ * columns' sources in it. 0, or -1 with err set (sim.c). */
+int bsim_sim_attach_run(bsim_sim *s, const bsim_model *const *models,
+                        bsim_error *err);
 
 #endif

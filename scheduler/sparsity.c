@@ -151,7 +151,7 @@ int bsim_plan_sparsity(bsim_plan *p) {
    * (no states, activated by events) hold constants: empty sets. */
   for (int k = 0; k < nb; k++) {
     int b = p->order[k];
-    const rt_block *rb = &p->blocks[b];
+    const plan_block *rb = &p->blocks[b];
     const bsim_model *m = &f->blocks[b].model;
     int nc = 0;
     if (!rb->active || m->nout == 0) continue;
@@ -172,7 +172,7 @@ int bsim_plan_sparsity(bsim_plan *p) {
    * signal's equation is w - h, h being its producer's output. */
   for (int k = 0; k < p->nstate_blocks; k++) {
     int b = p->state_blocks[k];
-    const rt_block *rb = &p->blocks[b];
+    const plan_block *rb = &p->blocks[b];
     const bsim_model *m = &f->blocks[b].model;
     int nc = 0;
     iset own;

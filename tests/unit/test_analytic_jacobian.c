@@ -54,7 +54,8 @@ static void test_plan_jacobian(void) {
     bsim_diagram_free(d);
     return;
   }
-  bsim_plan *p = s->plan;
+  const bsim_plan *p = s->plan;
+  bsim_run *x = s->run;
   CHECK(p->jac != NULL && p->pat_colptr != NULL,
         "every block has flag 10 but no analytic Jacobian was prepared");
   /* 2 CLSS states, z, v and the torn loop signal */
@@ -71,13 +72,13 @@ static void test_plan_jacobian(void) {
       inc[i] = 1e-7 * fmax(1.0, fabs(y[i]));
     }
     const double t = 0.3, cj = 3.7;
-    CHECK(bsim_plan_residual(t, y, yp, f0, p) == BSIM_CB_OK, "residual");
+    CHECK(bsim_run_residual(t, y, yp, f0, x) == BSIM_CB_OK, "residual");
     bsim_cfd *c = bsim_cfd_create(n, p->pat_colptr, p->pat_rowidx);
-    CHECK(c && bsim_cfd_eval(c, bsim_plan_residual, p, t, y, yp, f0, cj, inc,
+    CHECK(c && bsim_cfd_eval(c, bsim_run_residual, x, t, y, yp, f0, cj, inc,
                              fd) == 0,
           "colored FD");
-    CHECK(bsim_plan_jacobian(t, y, yp, cj, an, p) == BSIM_CB_OK, "analytic: %s",
-          p->errs.err.message);
+    CHECK(bsim_run_jacobian(t, y, yp, cj, an, x) == BSIM_CB_OK, "analytic: %s",
+          x->errs.err.message);
     /* Forward differences with steps 1e-7 on O(1) curvatures: truncation
      * ~5e-8, roundoff ~1e-9; 1e-6 relative (absolute below 1) is safe and
      * still far below any real mistake (a missing term is O(0.1)). */

@@ -36,7 +36,7 @@ static bsim_sim *compile(const char *path, bsim_diagram **dout) {
 
 static int xoff_of(const bsim_plan *p, const char *path) {
   for (int i = 0; i < p->nblocks; i++)
-    if (strcmp(p->blocks[i].b.path, path) == 0) return p->blocks[i].xoff;
+    if (strcmp(p->blocks[i].fb->path, path) == 0) return p->blocks[i].xoff;
   return -1;
 }
 

@@ -3,6 +3,7 @@
  * Exit status: 0 success, 1 the simulation failed, 2 bad input.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,15 +57,16 @@ static int parse_positive(const char *opt, const char *text, double *out) {
   return 0;
 }
 
-/* A strictly parsed integer >= min, or -1 (reported) on junk. */
-static int parse_count(const char *opt, const char *text, long min, long *out) {
+/* A strictly parsed integer in [min, max], or -1 (reported) on junk. */
+static int parse_count(const char *opt, const char *text, long min, long max,
+                       long *out) {
   char *end;
   errno = 0;
   long v = strtol(text, &end, 10);
-  if (errno || end == text || *end || v < min) {
+  if (errno || end == text || *end || v < min || v > max) {
     char msg[256];
-    snprintf(msg, sizeof msg, "%s needs an integer >= %ld, got '%s'", opt, min,
-             text);
+    snprintf(msg, sizeof msg, "%s needs an integer from %ld to %ld, got '%s'",
+             opt, min, max, text);
     bsim_cli_usage("%s", msg);
     return -1;
   }
@@ -130,12 +132,14 @@ static int parse_run(int argc, char **argv, run_args *a) {
       } else if (strcmp(arg, "--scopes") == 0) {
         a->scopes = val;
       } else if (strcmp(arg, "--samples") == 0) {
-        if (parse_count(arg, val, 2, &a->opt.samples)) return BSIM_ERR_INPUT;
+        if (parse_count(arg, val, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES,
+                        &a->opt.samples))
+          return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--max-events") == 0) {
-        if (parse_count(arg, val, 1, &a->opt.max_events_per_instant))
+        if (parse_count(arg, val, 1, LONG_MAX, &a->opt.max_events_per_instant))
           return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--max-restarts") == 0) {
-        if (parse_count(arg, val, 1, &a->opt.max_fast_restarts))
+        if (parse_count(arg, val, 1, LONG_MAX, &a->opt.max_fast_restarts))
           return BSIM_ERR_INPUT;
       } else if (strcmp(arg, "--tf") == 0) {
         if (parse_positive(arg, val, &a->opt.final_time)) return BSIM_ERR_INPUT;

@@ -288,11 +288,13 @@ static int read_settings(reader *r, xmlNodePtr n, dg_settings *s) {
   }
   if (xmlHasProp(n, (const xmlChar *)"samples")) {
     double v = read_number(r, n, "samples", 1, &bad);
-    if (!bad && (v < 2 || v != floor(v) || v > 1e12)) {
+    if (!bad &&
+        (v < BSIM_MIN_SAMPLES || v != floor(v) || v > BSIM_MAX_SAMPLES)) {
       bsim_error_set(r->err, BSIM_ERR_INPUT,
-                     "%s:%d: <output samples>: expected an integer >= 2 (the "
-                     "first sample is at time 0, the last at final-time)",
-                     r->file, line_of(n));
+                     "%s:%d: <output samples>: expected an integer from %ld "
+                     "to %ld (the first sample is at time 0, the last at "
+                     "final-time)",
+                     r->file, line_of(n), BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES);
       bad = 1;
     }
     s->samples = (long)v;

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,13 +134,14 @@ nomem:
 
 /* Linear: N points from t0 to tf. Log: t0, then N-1 points geometrically
  * spaced over the three decades below tf (tf/1000 .. tf). */
-static int sample_times(bsim_sim *s, long n, int spacing) {
+static int sample_times(bsim_sim *s) {
+  long n = (long)s->nrows;
+  if (s->times) return 0;
   s->times = malloc(sizeof(double) * (size_t)n);
   if (!s->times) return -1;
-  s->nrows = (size_t)n;
   double span = s->tf - s->t0;
   for (long i = 0; i < n; i++) {
-    if (spacing == BSIM_SPACING_LOG && n > 2 && i > 0) {
+    if (s->spacing == BSIM_SPACING_LOG && n > 2 && i > 0) {
       double e = -3.0 + 3.0 * (double)(i - 1) / (double)(n - 2);
       s->times[i] = s->t0 + span * pow(10.0, e);
     } else {
@@ -229,10 +231,10 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, s->rtol, min_rtol);
     return -1;
   }
-  if (n < 2) {
+  if (n < BSIM_MIN_SAMPLES || n > BSIM_MAX_SAMPLES) {
     bsim_error_set(err, BSIM_ERR_INPUT,
-                   "%s: samples must be at least 2 (got %ld)", s->flat->file,
-                   n);
+                   "%s: samples must be from %ld to %ld (got %ld)",
+                   s->flat->file, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES, n);
     return -1;
   }
   s->engine = bsim_engine_find(solver);
@@ -246,10 +248,8 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
     return -1;
   }
   if (resolve_solver_params(s, ds, o, err) != 0) return -1;
-  if (sample_times(s, n, spacing) != 0) {
-    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
-    return -1;
-  }
+  s->nrows = (size_t)n;
+  s->spacing = spacing;
   return 0;
 }
 
@@ -334,11 +334,18 @@ void bsim_sim_info(const bsim_sim *s, bsim_system_info *info) {
 
 int bsim_sim_run(bsim_sim *s, bsim_error *err) {
   free(s->data);
-  s->data = calloc(s->nrows * (s->ncols ? s->ncols : 1), sizeof(double));
+  size_t cols = s->ncols ? s->ncols : 1;
+  /* nrows <= BSIM_MAX_SAMPLES; the product is checked all the same */
+  s->data = cols <= SIZE_MAX / sizeof(double) / s->nrows
+                ? calloc(s->nrows * cols, sizeof(double))
+                : NULL;
   s->filled = 0;
   s->nstats = 0;
-  if (!s->data) {
-    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory for results");
+  if (!s->data || sample_times(s) != 0) {
+    bsim_error_set(err, BSIM_ERR_NOMEM,
+                   "out of memory for the results (%zu samples x %zu "
+                   "columns; hint: fewer samples)",
+                   s->nrows, s->ncols);
     return -1;
   }
   return bsim_run_loop(s, err);

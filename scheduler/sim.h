@@ -28,7 +28,8 @@ struct bsim_sim {
   double t0, tf, rtol, atol;
   long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
   size_t nrows;                       /* samples */
-  double *times;
+  int spacing;                        /* bsim_spacing */
+  double *times; /* allocated by the run: `check` needs none */
 
   size_t ncols; /* observed scalar columns */
   char **names;

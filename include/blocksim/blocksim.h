@@ -58,6 +58,12 @@ int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
 
 typedef enum { BSIM_SPACING_LINEAR = 0, BSIM_SPACING_LOG = 1 } bsim_spacing;
 
+/* The range of the number of sample times, wherever it comes from (the
+ * file's <output samples>, --samples, bsim_options.samples): beyond it the
+ * results alone would need gigabytes. */
+#define BSIM_MIN_SAMPLES 2L
+#define BSIM_MAX_SAMPLES 100000000L
+
 /* Run settings: the diagram's <simulation>/<output> values unless set here.
  * A field left at its "unset" value (negative number, NULL) keeps the
  * diagram's. */

@@ -2,15 +2,19 @@
 # an input of another kind, that blocksim must refuse or fail cleanly. Each
 # file opens with a comment (or has a NAME.expect sidecar, for files that
 # cannot carry one) giving the expected exit status and a fragment of the
-# message, literally, and optionally the command line ({} = the file):
+# message, literally, and optionally the command line ({} = the file, {dir}
+# = the corpus folder):
 #   status: 2
 #   message: block 'tf' (CLR)
 #   command: check {}          (default: run {})
+# A NAME.args file is a case whose bad input is the command line itself
+# (XML comments cannot hold "--"): it holds only these lines, and its
+# command names a valid diagram from inputs/.
 # A run must also finish within its timeout (no hang) and leave nothing
 # behind in its working folder.
 include(${CMAKE_CURRENT_LIST_DIR}/lib/expect.cmake)
 get_filename_component(corpus "${DATA}/../bad_input" ABSOLUTE)
-file(GLOB cases "${corpus}/*")
+file(GLOB cases LIST_DIRECTORIES false "${corpus}/*")
 list(FILTER cases EXCLUDE REGEX "\\.expect$|/README\\.md$")
 set(count 0)
 foreach(case ${cases})
@@ -37,6 +41,7 @@ foreach(case ${cases})
     message(FATAL_ERROR "${name}: no 'status:' and 'message:' lines")
   endif()
   string(REPLACE "{}" "${case}" command "${command}")
+  string(REPLACE "{dir}" "${corpus}" command "${command}")
   separate_arguments(args UNIX_COMMAND "${command}")
   set(dir "${WORK}/${name}.d")
   file(MAKE_DIRECTORY "${dir}")

@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------- INTEGRAL_m */
 
-static const bsim_param_spec integral_params[] = {
+const bsim_param_spec bsim_std_integral_params[5] = {
     {"x0", BSIM_PARAM_REAL, "0",
      "initial state; its size (rows x cols) is the size of u and y"},
     {"reinit", BSIM_PARAM_REAL, "0",
@@ -25,13 +25,16 @@ static const bsim_param_spec integral_params[] = {
      "lower limits when satur = 1: a scalar or the size of x0"},
 };
 
-/* A limit as given: a scalar for every element, or one per element. */
+/* A limit as given: a scalar for every element, or one per element (of
+ * x0's shape; any shape of as many elements when the block is
+ * vector-only, as INTEGRAL flattens every value with (:)). */
 static int limits(bsim_define_ctx *ctx, const char *name, const bsim_value *x0,
-                  const bsim_value **v) {
+                  int vector, const bsim_value **v) {
   *v = bsim_param(ctx, name);
   int n = bsim_std_numel(*v);
   if (n == 1 || (n > 0 && (*v)->rows == x0->rows && (*v)->cols == x0->cols))
     return 0;
+  if (vector && n == bsim_std_numel(x0)) return 0;
   return bsim_define_error(ctx,
                            "'%s' must be a scalar or have the size of x0 "
                            "(%dx%d), got a %dx%d matrix",
@@ -40,9 +43,10 @@ static int limits(bsim_define_ctx *ctx, const char *name, const bsim_value *x0,
 
 /* The saturation limits into r = [max(:); min(:)], checked as Xcos. */
 static int integral_limits(bsim_define_ctx *ctx, const bsim_value *x0,
-                           double *r) {
+                           int vector, double *r) {
   const bsim_value *hi, *lo;
-  if (limits(ctx, "max", x0, &hi) != 0 || limits(ctx, "min", x0, &lo) != 0)
+  if (limits(ctx, "max", x0, vector, &hi) != 0 ||
+      limits(ctx, "min", x0, vector, &lo) != 0)
     return -1;
   int n = bsim_std_numel(x0), nh = bsim_std_numel(hi), nl = bsim_std_numel(lo);
   for (int i = 0; i < n; i++) {
@@ -63,7 +67,7 @@ static int integral_limits(bsim_define_ctx *ctx, const bsim_value *x0,
   return 0;
 }
 
-static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
+int bsim_std_integral_model(bsim_define_ctx *ctx, bsim_model *m, int vector) {
   const bsim_value *x0 = bsim_param(ctx, "x0");
   double reinit, satur;
   int n = bsim_std_numel(x0);
@@ -73,19 +77,20 @@ static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
       bsim_std_scalar(ctx, "satur", &satur) != 0)
     return -1;
   int nin = reinit != 0 ? 2 : 1;
+  int rows = vector ? n : x0->rows, cols = vector ? 1 : x0->cols;
   double *x = bsim_model_alloc_x0(m, n);
   /* y = x does not read u: no direct feedthrough, which is what lets an
    * integrator break a feedback loop. The re-init value is read only at
    * the event, so it is no feedthrough either. */
-  if (!x || bsim_model_set_inputs(m, nin, x0->rows, x0->cols, 0) != 0 ||
-      bsim_model_set_outputs(m, 1, x0->rows, x0->cols) != 0 ||
+  if (!x || bsim_model_set_inputs(m, nin, rows, cols, 0) != 0 ||
+      bsim_model_set_outputs(m, 1, rows, cols) != 0 ||
       (nin == 2 && bsim_model_set_events(m, 1, 0) != 0))
     return bsim_define_error(ctx, "out of memory");
   memcpy(x, x0->v, (size_t)n * sizeof *x);
   if (satur != 0) {
     double *r = bsim_model_alloc_rpar(m, 2 * n);
     if (!r) return bsim_define_error(ctx, "out of memory");
-    if (integral_limits(ctx, x0, r) != 0) return -1;
+    if (integral_limits(ctx, x0, vector, r) != 0) return -1;
     /* one surface and one mode per element, as Xcos */
     m->ng = m->nmode = n;
     /* held elements make the Jacobian depend on modes: finite
@@ -94,6 +99,10 @@ static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
   }
   m->dep_t = 1;
   return 0;
+}
+
+static int integral_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return bsim_std_integral_model(ctx, m, 0);
 }
 
 /* Saturation modes as Xcos's integral_func: 1 = held at max (u pushes
@@ -112,7 +121,7 @@ static int integral_current(const bsim_block *blk, int i) {
                         blk->rpar[nx + i]);
 }
 
-static void integral_fn(bsim_block *blk, int flag) {
+void bsim_std_integral_fn(bsim_block *blk, int flag) {
   int nx = blk->nx;
   const double *hi = blk->rpar, *lo = blk->rpar + nx;
   int satur = blk->nrpar >= 2 * nx && nx > 0;
@@ -226,10 +235,10 @@ const bsim_block_type bsim_type_INTEGRAL_m = {
     "in2 = cols(x0), out = rows(x0), out2 = cols(x0), dep_u = 0, dep_t = 1,\n"
     "nevin = 1 with reinit (else 0), ng = nmode = numel(x0) with\n"
     "saturation (else 0).",
-    integral_params,
+    bsim_std_integral_params,
     5,
     integral_define,
-    integral_fn,
+    bsim_std_integral_fn,
     BSIM_TYPE_JACOBIAN};
 
 /* ---------------------------------------------------- csslti4: CLSS, CLR */
@@ -248,7 +257,7 @@ static ss_dims ss_dims_of(const bsim_block *blk) {
   return d;
 }
 
-static void csslti4_fn(bsim_block *blk, int flag) {
+void bsim_std_csslti4_fn(bsim_block *blk, int flag) {
   ss_dims d = ss_dims_of(blk);
   const double *A = blk->rpar;
   const double *B = A + d.ns * d.ns;
@@ -324,10 +333,10 @@ const bsim_block_type bsim_type_CLSS = {
     bsim_std_ss_params,
     5,
     clss_define,
-    csslti4_fn,
+    bsim_std_csslti4_fn,
     BSIM_TYPE_JACOBIAN};
 
-static const bsim_param_spec clr_params[] = {
+const bsim_param_spec bsim_std_tf_params[2] = {
     {"num", BSIM_PARAM_REAL, "[1]",
      "numerator coefficients, highest power of s first"},
     {"den", BSIM_PARAM_REAL, "[1 1]",
@@ -348,8 +357,8 @@ const bsim_block_type bsim_type_CLR = {
     "controllable canonical form of cont_frm with den made monic.\n"
     "Run-time layout: as CLSS, rpar = [A(:); B(:); C(:); D], x0 = zeros,\n"
     "in = out = 1, dep_u = (D <> 0), dep_t = 1.",
-    clr_params,
+    bsim_std_tf_params,
     2,
     clr_define,
-    csslti4_fn,
+    bsim_std_csslti4_fn,
     BSIM_TYPE_JACOBIAN};

@@ -57,7 +57,7 @@ static void gain_jacobian(bsim_block *blk) {
         blk->jac[(i + mo * k) + ny * (j + mi * k)] = blk->rpar[i + mo * j];
 }
 
-static void gain_fn(bsim_block *blk, int flag) {
+void bsim_std_gain_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nrpar > 1 && (blk->nrpar != blk->outsz[0] * blk->insz[0] ||
                            blk->outsz[blk->nout] != blk->insz[blk->nin]))
@@ -104,7 +104,7 @@ const bsim_block_type bsim_type_GAINBLK = {
     gain_params,
     1,
     gain_define,
-    gain_fn,
+    bsim_std_gain_fn,
     BSIM_TYPE_JACOBIAN};
 
 /* ----------------------------------------------- SUMMATION and PRODUCT */

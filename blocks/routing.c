@@ -14,24 +14,25 @@
  * -1, -2, ... (each port its own unknown size) for a count, or with the
  * given sizes, and *total with their sum (0 when some size is unknown, the
  * convention for "sum of the other side"). */
-static int port_sizes(bsim_define_ctx *ctx, const char *name, int *sizes,
-                      int *count, int *total) {
+static int port_sizes(bsim_define_ctx *ctx, const char *name, int max,
+                      int *sizes, int *count, int *total) {
   const bsim_value *p = bsim_param(ctx, name);
   int n = bsim_std_numel(p);
   if (n == 1) {
     double c = p->v[0];
-    if (c != floor(c) || c < 2 || c > 31)
+    if (c != floor(c) || c < 2 || c > max)
       return bsim_define_error(
-          ctx, "'%s' must be between 2 and 31 ports, got %g", name, c);
+          ctx, "'%s' must be between 2 and %d ports, got %g", name, max, c);
     *count = (int)c;
     for (int i = 0; i < *count; i++)
       sizes[i] = -(i + 1);
     *total = 0;
     return 0;
   }
-  if (n < 2 || n > 31)
+  if (n < 2 || n > max)
     return bsim_define_error(
-        ctx, "'%s' must give between 2 and 31 port sizes, got %d", name, n);
+        ctx, "'%s' must give between 2 and %d port sizes, got %d", name, max,
+        n);
   int unknown = 0, sum = 0;
   for (int i = 0; i < n; i++) {
     double s = p->v[i];
@@ -55,17 +56,28 @@ static const bsim_param_spec mux_params[] = {
      "number of inputs (2..31), or a vector with the size of each input"},
 };
 
-static int mux_define(bsim_define_ctx *ctx, bsim_model *m) {
-  int sizes[31], n, total;
-  if (port_sizes(ctx, "in", sizes, &n, &total) != 0) return -1;
+int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
+                       int demux, int max_ports) {
+  int sizes[31], n = 0, total = 0;
+  if (max_ports > 31) max_ports = 31;
+  if (port_sizes(ctx, name, max_ports, sizes, &n, &total) != 0) return -1;
   int *ip = bsim_model_alloc_ipar(m, 1);
-  if (!ip || bsim_model_set_inputs(m, n, 0, 1, 1) != 0 ||
-      bsim_model_set_outputs(m, 1, total, 1) != 0)
-    return bsim_define_error(ctx, "out of memory");
+  int ok = ip != NULL;
+  if (demux)
+    ok = ok && bsim_model_set_inputs(m, 1, total, 1, 1) == 0 &&
+         bsim_model_set_outputs(m, n, 0, 1) == 0;
+  else
+    ok = ok && bsim_model_set_inputs(m, n, 0, 1, 1) == 0 &&
+         bsim_model_set_outputs(m, 1, total, 1) == 0;
+  if (!ok) return bsim_define_error(ctx, "out of memory");
   for (int i = 0; i < n; i++)
-    m->in[i] = sizes[i];
+    (demux ? m->out : m->in)[i] = sizes[i];
   ip[0] = n;
   return 0;
+}
+
+static int mux_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return bsim_std_mux_model(ctx, m, "in", 0, 31);
 }
 
 static const bsim_param_spec demux_params[] = {
@@ -74,21 +86,12 @@ static const bsim_param_spec demux_params[] = {
 };
 
 static int demux_define(bsim_define_ctx *ctx, bsim_model *m) {
-  int sizes[31], n, total;
-  if (port_sizes(ctx, "out", sizes, &n, &total) != 0) return -1;
-  int *ip = bsim_model_alloc_ipar(m, 1);
-  if (!ip || bsim_model_set_inputs(m, 1, total, 1, 1) != 0 ||
-      bsim_model_set_outputs(m, n, 0, 1) != 0)
-    return bsim_define_error(ctx, "out of memory");
-  for (int i = 0; i < n; i++)
-    m->out[i] = sizes[i];
-  ip[0] = n;
-  return 0;
+  return bsim_std_mux_model(ctx, m, "out", 1, 31);
 }
 
 /* One input: split it over the outputs (DEMUX); several: stack them into
  * the one output (MUX). */
-static void multiplex_fn(bsim_block *blk, int flag) {
+void bsim_std_multiplex_fn(bsim_block *blk, int flag) {
   int split = blk->nin == 1;
   if (flag == BSIM_FLAG_INIT) {
     int a = 0, b = 0;
@@ -138,7 +141,7 @@ const bsim_block_type bsim_type_MUX = {
     mux_params,
     1,
     mux_define,
-    multiplex_fn,
+    bsim_std_multiplex_fn,
     BSIM_TYPE_JACOBIAN};
 
 const bsim_block_type bsim_type_DEMUX = {
@@ -152,7 +155,7 @@ const bsim_block_type bsim_type_DEMUX = {
     demux_params,
     1,
     demux_define,
-    multiplex_fn,
+    bsim_std_multiplex_fn,
     BSIM_TYPE_JACOBIAN};
 
 /* ------------------------------------------------------------ IN_f, OUT_f */

@@ -59,6 +59,26 @@ extern const int bsim_zc_ntypes;
 extern const bsim_block_type *const bsim_sink_types[];
 extern const int bsim_sink_ntypes;
 
+/* Computational functions and define steps shared with the Xcos
+ * families that reuse a block's semantics under another interface name
+ * (GAIN_f uses GAINBLK's function, CLSS_f CLSS's, MUX_f MUX's, ...). */
+void bsim_std_gain_fn(bsim_block *blk, int flag);         /* math.c */
+void bsim_std_csslti4_fn(bsim_block *blk, int flag);      /* linear.c */
+void bsim_std_integral_fn(bsim_block *blk, int flag);     /* linear.c */
+extern const bsim_param_spec bsim_std_integral_params[5]; /* linear.c */
+/* INTEGRAL_m's define; vector = 1 makes x0 a column (INTEGRAL). */
+int bsim_std_integral_model(bsim_define_ctx *ctx, bsim_model *m, int vector);
+extern const bsim_param_spec bsim_std_tf_params[2];    /* linear.c */
+void bsim_std_multiplex_fn(bsim_block *blk, int flag); /* routing.c */
+/* MUX (demux = 0) or DEMUX (1) from the parameter `name`: a port count or
+ * a vector of sizes, between 2 and max_ports ports. */
+int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
+                       int demux, int max_ports);
+
+/* Xcos families, each with its own table (registered in registry.c). */
+extern const bsim_block_type *const bsim_basic_f_types[]; /* basic_f.c */
+extern const int bsim_basic_f_ntypes;
+
 /* util.c */
 
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is

@@ -110,7 +110,28 @@ static void simple(const char *type, int nin, int nout, const int *sizes, int n,
   done(&h);
 }
 
+/* The older Xcos blocks (blocks/basic_f.c). */
+static void basic_f(void) {
+  const int v2x3[] = {2, 1, 2, 1, 2, 1, 2, 1}, v2x2[] = {2, 1, 2, 1, 2, 1};
+  simple("SUM_f", 3, 1, v2x3, 0, NULL, NULL, "SUM_f", -2, 2);
+  double g[] = {2, -0.5, 3};
+  simple("BIGSOM_f", 3, 1, v2x3, 1, (const char *[]){"gains"},
+         (bsim_value[]){{3, 1, g, NULL}}, "BIGSOM_f [2 -0.5 3]", -2, 2);
+  simple("PROD_f", 2, 1, v2x2, 0, NULL, NULL, "PROD_f", -2, 2);
+  double G[] = {1, -2, 0.5, 3, -1, 4};
+  simple("GAIN_f", 1, 1, (const int[]){3, 1, 2, 1}, 1, (const char *[]){"gain"},
+         (bsim_value[]){{2, 3, G, NULL}}, "GAIN_f 2x3", -2, 2);
+  /* inputs kept away from the poles 0 */
+  simple("INVBLK_f", 1, 1, (const int[]){3, 1, 3, 1}, 0, NULL, NULL,
+         "INVBLK_f", 0.5, 2);
+  simple("SQRT", 1, 1, (const int[]){3, 1, 3, 1}, 0, NULL, NULL, "SQRT", 0.5,
+         2);
+  simple("MUX_f", 2, 1, (const int[]){2, 1, 1, 1, 3, 1}, 1,
+         (const char *[]){"in"}, (bsim_value[]){SCALAR(2)}, "MUX_f 2+1", -2, 2);
+}
+
 int main(void) {
+  basic_f();
   const int v3[] = {3, 1, 3, 1}, v3s[] = {3, 1, 1, 1};
   const int v2x3[] = {2, 1, 2, 1, 2, 1, 2, 1};
   /* GAINBLK, scalar and 2 x 3 matrix acting on a 3 x 2 input */

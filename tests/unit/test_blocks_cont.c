@@ -1,0 +1,121 @@
+/*
+ * The Xcos block types of the continuous, math, nonlinear and matrix
+ * families (blocks/basic_f.c, ...): their define steps against the
+ * run-time data Scilab stored for the same blocks in its demo diagrams
+ * (tests/data/layout/), their refusals of bad parameters (message with the
+ * block path, status BSIM_ERR_INPUT), and the behaviours a diagram run
+ * does not show (numeric failures and what they are reported as). The
+ * numbers of whole runs against Scilab are in test_xcos_cont.c.
+ */
+#include "tests/unit/block_harness.h"
+
+static void layouts(void) {
+  static const char *const files[] = {
+      "sum_f_kalman.txt",
+      "bigsom_f_kalman.txt",
+      "prod_f_lorenz.txt",
+      "gain_f_kalman.txt",
+      "gainblk_f_cont_disc_observer.txt",
+      "invblk_f_fibonacci.txt",
+      "sqrt_demo_watertank.txt",
+      "sat_f_if_block.txt",
+      "mux_f_controller.txt",
+      "demux_f_kalman_1.txt",
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    failures += layout_check(files[i]);
+  fprintf(stderr, "  %zu layouts checked\n", sizeof files / sizeof files[0]);
+}
+
+/* Bad parameters: each refusal names the parameter (and define_fails
+ * checks the path and BSIM_ERR_INPUT). */
+static void define_errors(void) {
+  const char *g[] = {"gains"};
+  define_fails("BIGSOM_f", 1, g, (bsim_value[]){{0, 0, NULL, NULL}}, "'gains'");
+  const char *gn[] = {"gain"};
+  define_fails("GAIN_f", 1, gn, (bsim_value[]){{0, 0, NULL, NULL}}, "'gain'");
+  const char *dt[] = {"datatype"};
+  define_fails("SQRT", 1, dt, (bsim_value[]){SCALAR(2)}, "'datatype' 2");
+  const char *sat[] = {"min", "max", "slope"};
+  define_fails("SAT_f", 3, sat,
+               (bsim_value[]){SCALAR(-1), SCALAR(0), SCALAR(1)}, "'max'");
+  define_fails("SAT_f", 3, sat,
+               (bsim_value[]){SCALAR(-1), SCALAR(1), SCALAR(-2)}, "'slope'");
+  const char *in[] = {"in"}, *out[] = {"out"};
+  define_fails("MUX_f", 1, in, (bsim_value[]){SCALAR(9)},
+               "between 2 and 8 ports");
+  define_fails("DEMUX_f", 1, out, (bsim_value[]){{1, 9, (double[9]){1}, NULL}},
+               "between 2 and 8 port sizes");
+}
+
+/* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
+ * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
+ * its output during the initial fixed point, as Xcos's flag 6 does. */
+static void numeric_failures(void) {
+  const int v2[] = {2, 1, 2, 1};
+  const char *types[] = {"INVBLK_f", "SQRT"};
+  const double bad[] = {0.0, -1.0};
+  for (int i = 0; i < 2; i++) {
+    harness h;
+    bsim_block *b = mk(&h, types[i], 1, 1, v2);
+    define_into(&h, 0, NULL, NULL);
+    h.in[0][0] = 4;
+    h.in[0][1] = bad[i];
+    b->phase = BSIM_PHASE_CONTINUOUS;
+    call(&h, BSIM_FLAG_OUTPUTS);
+    CHECK(h.errs.recoverable && !h.errs.fatal,
+          "%s: u = %g while integrating is not recoverable", types[i], bad[i]);
+    CHECK(strstr(h.errs.last_recoverable, "element 2") != NULL,
+          "%s: message '%s' does not name the element", types[i],
+          h.errs.last_recoverable);
+    b->phase = BSIM_PHASE_DISCRETE;
+    call(&h, BSIM_FLAG_OUTPUTS);
+    CHECK(h.errs.fatal, "%s: u = %g at an event is not fatal", types[i],
+          bad[i]);
+    done(&h);
+  }
+  harness h;
+  mk(&h, "INVBLK_f", 1, 1, v2);
+  define_into(&h, 0, NULL, NULL);
+  h.in[0][0] = 4;
+  h.out[0][1] = 7;
+  call(&h, BSIM_FLAG_REINIT);
+  no_error(&h, "INVBLK_f flag 6 at 0");
+  CHECK_NEAR(h.out[0][0], 0.25, "INVBLK_f flag 6 y1");
+  CHECK_NEAR(h.out[0][1], 7, "INVBLK_f flag 6 keeps y2");
+  done(&h);
+}
+
+/* SAT_f: the thresholds are on u (limits / slope) and the output is the
+ * clipped slope * u; both surfaces cross where slope * u meets a limit.
+ * Values are products of exact binary fractions: exact. */
+static void sat_f(void) {
+  harness h;
+  const char *n[] = {"min", "max", "slope"};
+  mk(&h, "SAT_f", 1, 1, (const int[]){1, 1, 1, 1});
+  define_into(&h, 3, n, (bsim_value[]){SCALAR(-0.75), SCALAR(1.5), SCALAR(2)});
+  const double u[] = {-1, -0.375, 0.25, 0.75, 3},
+               y[] = {-0.75, -0.75, 0.5, 1.5, 1.5};
+  for (int i = 0; i < 5; i++) {
+    h.in[0][0] = u[i];
+    call(&h, BSIM_FLAG_OUTPUTS);
+    CHECK_NEAR(h.out[0][0], y[i], "SAT_f y");
+    call(&h, BSIM_FLAG_ZCROSS);
+    CHECK_NEAR(h.g[0], u[i] + 0.375, "SAT_f g1");
+    CHECK_NEAR(h.g[1], u[i] - 0.75, "SAT_f g2");
+  }
+  done(&h);
+}
+
+int main(void) {
+  layouts();
+  define_errors();
+  numeric_failures();
+  sat_f();
+  if (failures) {
+    fprintf(stderr, "test_blocks_cont: %d failure(s)\n", failures);
+    return 1;
+  }
+  fprintf(stderr, "test_blocks_cont: all passed\n");
+  return 0;
+}

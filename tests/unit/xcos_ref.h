@@ -19,6 +19,7 @@
 
 #include "blocksim/blocksim.h"
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_library.h"
 
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
@@ -87,7 +88,7 @@ static bsim_sim *xr_run(const char *file) {
   bsim_error err;
   bsim_error_clear(&err);
   snprintf(path, sizeof path, "%s/%s", BSIM_TEST_DATA, file);
-  bsim_diagram *d = bsim_diagram_load(path, &err);
+  bsim_diagram *d = bsim_diagram_load(path, test_library(), &err);
   if (!d) {
     fprintf(stderr, "FAILED: loading %s: [%d] %s\n", path, (int)err.status,
             err.message);

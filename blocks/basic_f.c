@@ -108,10 +108,14 @@ static int bigsom_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 static const bsim_block_type type_BIGSOM_f = {
     "BIGSOM_f",
-    "sum",
+    /* Xcos's name, "sum", is also that of the event union CLKSOMV_f's
+     * (an event-only pseudo-function there), which answers to it here */
+    "bigsom",
     "Weighted sum of the inputs.",
     "y = sum_k gains(k) uk element-wise; one input per entry of 'gains',\n"
-    "all inputs and the output vectors of the same size.\n"
+    "all inputs and the output vectors of the same size. Xcos names its\n"
+    "function \"sum\", as it does the event union CLKSOMV_f's; here it is\n"
+    "\"bigsom\", and \"sum\" finds CLKSOMV_f.\n"
     "Run-time layout: rpar = gains(:), ipar empty, in = -1 per input,\n"
     "in2 = 1, out = -1, out2 = 1. Direct feedthrough.",
     bigsom_params,

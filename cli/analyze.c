@@ -77,13 +77,19 @@ static int parse(int argc, char **argv, int linear, an_args *a) {
   return 0;
 }
 
-/* Split "a,b,c" in place; returns the count, names in list (argc slots). */
-static int split(char *text, const char **list) {
-  int n = 0;
+/* Split "a,b,c" in place into a malloc'ed list sized by the commas (the
+ * names may outnumber the command's arguments); NULL out of memory. */
+static const char **split(char *text, int *n) {
+  size_t cap = 1;
+  for (const char *c = text; c && *c; c++)
+    cap += *c == ',';
+  const char **list = calloc(cap + 1, sizeof *list);
+  *n = 0;
+  if (!list) return NULL;
   for (char *tok = text ? strtok(text, ",") : NULL; tok;
        tok = strtok(NULL, ","))
-    list[n++] = tok;
-  return n;
+    list[(*n)++] = tok;
+  return list;
 }
 
 static bsim_analysis *load(const bsim_library *lib, const an_args *a,
@@ -223,16 +229,20 @@ static void print_matrix(const bsim_analysis *an, char which) {
 
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv) {
   an_args a = {0};
-  const char **ins = calloc((size_t)argc + 1, sizeof(char *));
-  const char **outs = calloc((size_t)argc + 1, sizeof(char *));
+  const char **ins = NULL, **outs = NULL;
   a.params = calloc((size_t)argc + 1, sizeof(char *));
-  int rc = ins && outs && a.params ? parse(argc, argv, 1, &a) : BSIM_ERR_SIM;
+  int rc = a.params ? parse(argc, argv, 1, &a) : BSIM_ERR_SIM;
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
   bsim_analysis *an = NULL;
+  int ni = 0, no = 0;
+  if (rc == 0 &&
+      (!(ins = split(a.inputs, &ni)) || !(outs = split(a.outputs, &no)))) {
+    fputs("blocksim: out of memory\n", stderr);
+    rc = BSIM_ERR_SIM;
+  }
   if (rc == 0) {
-    int ni = split(a.inputs, ins), no = split(a.outputs, outs);
     an = load(lib, &a, &d, &err);
     if (!an || bsim_analysis_linearize(an, ins, ni, outs, no, &err) != 0)
       rc = bsim_cli_report(&err);

@@ -101,6 +101,16 @@ static int resolve(bsim_analysis *a, const char *const *inputs, int ni,
     an_input *in = &a->in[k];
     if (find_port(p, inputs[k], &in->block, &in->port) != 0)
       return bad_signal("input", inputs[k], err);
+    /* The same port twice would share one perturbation: all but the last
+     * column of B and D would come out zero. */
+    for (int j = 0; j < k; j++)
+      if (a->in[j].block == in->block && a->in[j].port == in->port) {
+        bsim_error_set(err, BSIM_ERR_INPUT,
+                       "linearize: input '%s' given twice (inputs %d and %d "
+                       "name the same port; hint: list each input once)",
+                       inputs[k], j + 1, k + 1);
+        return -1;
+      }
     in->n = port_size(p, in->block, in->port);
     a->nu += in->n;
   }

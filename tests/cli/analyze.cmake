@@ -67,6 +67,16 @@ foreach(f B.mtx C.mtx D.mtx inputs.txt outputs.txt)
   endif()
 endforeach()
 
+# More names than the command has arguments: the list of names was sized
+# by argc and overrun (issue 10, item 3). 100 distinct names overrun it as
+# well; the same port twice would share one perturbation (B came out with
+# all but its last column zero), so it is refused.
+string(REPEAT "u:1," 99 many)
+expect_fail(2 "input 'u:1' given twice [(]inputs 1 and 2" linearize "${an}/clss.xml" --inputs "${many}u:1" --outputs y)
+string(REPEAT "nosuch," 99 many)
+expect_fail(2 "unknown input signal 'nosuch'" linearize "${an}/clss.xml" --inputs "${many}u:1" --outputs y)
+expect_fail(2 "input 'u' given twice" linearize "${an}/clss.xml" --inputs u:1,u --outputs y)
+
 # Bad input: status 2 with a message.
 expect_fail(2 "nosuch" linearize "${an}/pendulum.xml" --inputs nosuch:1 --outputs theta)
 expect_fail(2 "zz" linearize "${an}/pendulum.xml" --inputs u --outputs zz)

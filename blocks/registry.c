@@ -34,6 +34,7 @@ static const struct {
     {bsim_zc_types, &bsim_zc_ntypes},
     {bsim_sink_types, &bsim_sink_ntypes},
     {bsim_basic_f_types, &bsim_basic_f_ntypes},
+    {bsim_random_types, &bsim_random_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

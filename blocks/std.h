@@ -58,6 +58,9 @@ extern const bsim_block_type *const bsim_zc_types[];
 extern const int bsim_zc_ntypes;
 extern const bsim_block_type *const bsim_sink_types[];
 extern const int bsim_sink_ntypes;
+/* random.c: RAND_f, RAND_m */
+extern const bsim_block_type *const bsim_random_types[];
+extern const int bsim_random_ntypes;
 
 /* Computational functions and define steps shared with the Xcos
  * families that reuse a block's semantics under another interface name

@@ -362,7 +362,7 @@ typedef struct lc_case {
   char pstr[LC_MAXP][64];
   double pdata[LC_MAXP][LC_MAXV];
   bsim_value pval[LC_MAXP];
-  lc_expect rpar, ipar, x0, firing, in, in2, out, out2, dep_u;
+  lc_expect rpar, ipar, x0, z0, firing, in, in2, out, out2, dep_u;
   lc_expect dep_t, ng, nmode, nevin, nevout;
 } lc_case;
 
@@ -417,11 +417,11 @@ static inline int lc_load(const char *file, lc_case *c) {
       const char *key;
       lc_expect *e;
     } keys[] = {
-        {"rpar", &c->rpar},     {"ipar", &c->ipar},    {"x0", &c->x0},
-        {"firing", &c->firing}, {"in", &c->in},        {"in2", &c->in2},
-        {"out", &c->out},       {"out2", &c->out2},    {"dep_u", &c->dep_u},
-        {"dep_t", &c->dep_t},   {"ng", &c->ng},        {"nmode", &c->nmode},
-        {"nevin", &c->nevin},   {"nevout", &c->nevout}};
+        {"rpar", &c->rpar},     {"ipar", &c->ipar},     {"x0", &c->x0},
+        {"firing", &c->firing}, {"in", &c->in},         {"in2", &c->in2},
+        {"out", &c->out},       {"out2", &c->out2},     {"dep_u", &c->dep_u},
+        {"dep_t", &c->dep_t},   {"ng", &c->ng},         {"nmode", &c->nmode},
+        {"nevin", &c->nevin},   {"nevout", &c->nevout}, {"z0", &c->z0}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
       if (strcmp(key, keys[i].key) == 0) {
         keys[i].e->n = lc_numbers(rest, keys[i].e->v, LC_MAXV);
@@ -499,6 +499,7 @@ static inline int layout_check(const char *file) {
   bad += lc_cmp(file, "rpar", &c->rpar, m.rpar, NULL, m.nrpar, 1);
   bad += lc_cmp(file, "ipar", &c->ipar, NULL, m.ipar, m.nipar, 1);
   bad += lc_cmp(file, "x0", &c->x0, m.x0, NULL, m.nx, 1);
+  bad += lc_cmp(file, "z0", &c->z0, m.z0, NULL, m.nz, 0);
   bad += lc_cmp(file, "firing", &c->firing, m.firing, NULL, m.nevout, 0);
   bad += lc_cmp(file, "in", &c->in, NULL, m.in, m.nin, 0);
   bad += lc_cmp(file, "in2", &c->in2, NULL, m.in2, m.nin, 0);

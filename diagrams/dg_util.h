@@ -25,6 +25,15 @@ void dg_param_list(const bsim_block_type *t, char *buf, size_t n);
 /* Index of parameter `name` in t->params, or -1. */
 int dg_param_find(const bsim_block_type *t, const char *name);
 
+/* Where an override target points: a block parameter (*block, *param) or
+ * a context variable of a level (*level, *param: the top level for a bare
+ * "name", a superblock's for "path/sb.name"). *param points into target.
+ * 0, or -1 with err set (status BSIM_ERR_INPUT, the message names the
+ * nearest existing level). Implemented in diagrams/diagram.c. */
+int dg_override_resolve(const bsim_diagram *d, const char *target,
+                        dg_diagram **level, dg_block **block,
+                        const char **param, bsim_error *err);
+
 /* Port size inference over a flat diagram whose links are final. link_lines
  * gives the source line of each data link (for messages). 0, or -1 with err
  * set. Implemented in diagrams/sizes.c. */

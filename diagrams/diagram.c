@@ -185,9 +185,13 @@ static void list_ids(const dg_diagram *d, char *buf, size_t n) {
   }
 }
 
-int bsim_diagram_override(bsim_diagram *d, const char *target,
-                          const char *value, bsim_error *err) {
-  if (!d || !target || !value || !*target) {
+int dg_override_resolve(const bsim_diagram *d, const char *target,
+                        dg_diagram **level, dg_block **block,
+                        const char **param, bsim_error *err) {
+  *level = NULL;
+  *block = NULL;
+  *param = NULL;
+  if (!d || !target || !*target) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "override: empty target (write block/path.param=value or "
                    "var=value)");
@@ -203,7 +207,9 @@ int bsim_diagram_override(bsim_diagram *d, const char *target,
                      target);
       return -1;
     }
-    return set_param(&d->root->context, &d->root->ncontext, target, value, err);
+    *level = d->root;
+    *param = target;
+    return 0;
   }
   if (dot == target || dot[1] == '\0') {
     bsim_error_set(err, BSIM_ERR_INPUT,
@@ -212,25 +218,25 @@ int bsim_diagram_override(bsim_diagram *d, const char *target,
                    target);
     return -1;
   }
-  const char *param = dot + 1;
+  *param = dot + 1;
   size_t pathlen = (size_t)(dot - target);
-  dg_diagram *level = d->root;
+  dg_diagram *lv = d->root;
   const char *seg = target;
   for (;;) {
     const char *slash = memchr(seg, '/', pathlen - (size_t)(seg - target));
     size_t len =
         slash ? (size_t)(slash - seg) : pathlen - (size_t)(seg - target);
     dg_block *found = NULL;
-    for (int i = 0; i < level->nblocks; i++) {
-      const char *id = level->blocks[i].id;
+    for (int i = 0; i < lv->nblocks; i++) {
+      const char *id = lv->blocks[i].id;
       if (strlen(id) == len && strncmp(id, seg, len) == 0) {
-        found = &level->blocks[i];
+        found = &lv->blocks[i];
         break;
       }
     }
     if (!found || (slash && !found->sub)) {
       char ids[512];
-      list_ids(level, ids, sizeof ids);
+      list_ids(lv, ids, sizeof ids);
       int upto = (int)(seg - target) - (seg > target ? 1 : 0);
       int bad = (int)(seg - target + len);
       if (!found)
@@ -249,11 +255,29 @@ int bsim_diagram_override(bsim_diagram *d, const char *target,
     if (!slash) {
       /* A superblock's "parameters" are its context variables. */
       if (found->sub)
-        return set_param(&found->sub->context, &found->sub->ncontext, param,
-                         value, err);
-      return set_param(&found->params, &found->nparams, param, value, err);
+        *level = found->sub;
+      else
+        *block = found;
+      return 0;
     }
-    level = found->sub;
+    lv = found->sub;
     seg = slash + 1;
   }
+}
+
+int bsim_diagram_override(bsim_diagram *d, const char *target,
+                          const char *value, bsim_error *err) {
+  dg_diagram *level;
+  dg_block *block;
+  const char *param;
+  if (!value) {
+    bsim_error_set(err, BSIM_ERR_INPUT, "override '%s': no value",
+                   target ? target : "");
+    return -1;
+  }
+  if (dg_override_resolve(d, target, &level, &block, &param, err) != 0)
+    return -1;
+  if (block)
+    return set_param(&block->params, &block->nparams, param, value, err);
+  return set_param(&level->context, &level->ncontext, param, value, err);
 }

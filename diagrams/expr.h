@@ -38,6 +38,8 @@ int bsim_expr_eval(const char *text, const bsim_scope *scope, bsim_value *out,
                    char *msg, size_t msglen);
 
 void bsim_value_clear(bsim_value *v);
+/* Clear n values and free the array (NULL is fine). */
+void bsim_values_free(bsim_value *v, int n);
 int bsim_value_copy(bsim_value *dst, const bsim_value *src);
 
 #endif

@@ -17,6 +17,12 @@ typedef struct bsim_flat_block {
   const bsim_block_type *run_type;
   bsim_model model; /* sizes all positive after inference */
   int line;         /* source line of the <block> */
+  /* For re-evaluating parameters per run (diagrams/vary.c): the evaluated
+   * parameters (type->nparams, spec order) and the port sizes, surfaces
+   * and modes as the define step gave them, before inference: rows then
+   * columns of every input, the same of every output, ng, nmode. */
+  bsim_value *values;
+  int *raw_sizes;
 } bsim_flat_block;
 
 /* Ports counted from 0 here. */
@@ -49,5 +55,18 @@ typedef struct bsim_flat {
  * (status BSIM_ERR_INPUT, message with file:line or block path). */
 bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err);
 void bsim_flat_free(bsim_flat *f);
+
+/* The parameters of d (the diagram base was flattened from, unchanged)
+ * evaluated again with overrides (target/value as bsim_diagram_override
+ * takes them), without changing d: models[i] (base->nblocks entries, all
+ * NULL on entry) gets a new model, sizes inferred, for each block whose
+ * evaluated parameters differ from base's; the others stay NULL. 0, or -1
+ * with err set and every models[i] NULL again; *structural is 1 when the
+ * reason is a change of structure (ports, sizes, states, surfaces, modes,
+ * events, feedthrough, simulation function) that base's plan cannot run.
+ * Implemented in diagrams/vary.c. */
+int bsim_flat_vary(const bsim_diagram *d, const bsim_flat *base,
+                   const char *const *targets, const char *const *values, int n,
+                   bsim_model **models, int *structural, bsim_error *err);
 
 #endif

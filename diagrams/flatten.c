@@ -76,8 +76,9 @@ static int eval_params(fl *f, const dg_block *b, const char *path,
     const dg_param *given = NULL;
     for (int k = 0; k < b->nparams; k++)
       if (strcmp(b->params[k].name, s->name) == 0) given = &b->params[k];
-    const char *text = given ? given->expr : s->default_expr;
-    int line = given && given->line ? given->line : b->line;
+    const char *ovr = f->vary ? dg_vary_param(f->vary, b, s->name) : NULL;
+    const char *text = ovr ? ovr : given ? given->expr : s->default_expr;
+    int line = given && given->line && !ovr ? given->line : b->line;
     if (!text) {
       bsim_error_set(f->err, BSIM_ERR_INPUT,
                      "%s:%d: block '%s' (%s): missing required parameter '%s' "
@@ -94,8 +95,9 @@ static int eval_params(fl *f, const dg_block *b, const char *path,
       bsim_error_set(f->err, BSIM_ERR_INPUT,
                      "%s:%d: block '%s' parameter '%s'%s: %s (in '%s')",
                      f->file, line, path, s->name,
-                     given ? (given->line ? "" : " (set by override)")
-                           : " (default)",
+                     ovr || (given && !given->line) ? " (set by override)"
+                     : given                        ? ""
+                                                    : " (default)",
                      msg, text);
       return -1;
     }
@@ -170,9 +172,28 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
       rc = -1;
     }
   }
-  for (int i = 0; i < t->nparams; i++)
-    bsim_value_clear(&values[i]);
-  free(values);
+  n->values = values; /* the flat block keeps them (take_blocks) */
+  return rc;
+}
+
+/* A leaf in vary mode: only its parameters are evaluated here; vary.c
+ * compares them and runs the define step when they changed. Port blocks
+ * are structure, which a run cannot change. */
+static int vary_leaf(fl *f, const dg_block *b, const char *prefix,
+                     const bsim_scope *scope) {
+  const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
+  if (!t || (t->flags & BSIM_TYPE_PORT)) return 0;
+  char *path = join(prefix, b->id);
+  bsim_value *values =
+      t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
+  int rc = !path || (t->nparams && !values) ? dg_fl_nomem(f) : 0;
+  if (rc == 0) rc = eval_params(f, b, path, t, scope, values);
+  if (rc == 0) {
+    rc = dg_vary_leaf(f, path, b->line, t, values);
+    values = NULL;
+  }
+  bsim_values_free(values, t->nparams);
+  free(path);
   return rc;
 }
 
@@ -276,8 +297,26 @@ static int link_end(fl *f, const dg_link *l, const dg_portref *r, int kind,
   return where[bi];
 }
 
-static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
-                const char *prefix, int instid);
+/* One context variable into the level's scope. */
+static int context_var(fl *f, const dg_diagram *dg, const char *prefix,
+                       bsim_scope *scope, const char *name, const char *expr,
+                       int line) {
+  bsim_value val = {0};
+  char msg[512];
+  int rc = 0;
+  if (bsim_expr_eval(expr, scope, &val, msg, sizeof msg) != 0) {
+    bsim_error_set(
+        f->err, BSIM_ERR_INPUT,
+        "%s:%d: context variable '%s'%s%s%s%s: %s (in '%s')", f->file,
+        line ? line : dg->line, name, *prefix ? " of superblock '" : "", prefix,
+        *prefix ? "'" : "", line ? "" : " (set by override)", msg, expr);
+    rc = -1;
+  } else if (bsim_scope_set(scope, name, &val) != 0) {
+    rc = dg_fl_nomem(f);
+  }
+  bsim_value_clear(&val);
+  return rc;
+}
 
 static int walk_links(fl *f, const dg_diagram *dg, const int *where,
                       const int *isinst) {
@@ -320,8 +359,8 @@ static int walk_links(fl *f, const dg_diagram *dg, const int *where,
   return rc;
 }
 
-static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
-                const char *prefix, int instid) {
+int dg_fl_walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
+               const char *prefix, int instid) {
   bsim_scope *scope = bsim_scope_create(parent);
   int *where = dg->nblocks ? calloc((size_t)dg->nblocks, sizeof *where) : NULL;
   int *isinst =
@@ -330,26 +369,30 @@ static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
   if (!scope || (dg->nblocks && (!where || !isinst))) rc = dg_fl_nomem(f);
   for (int i = 0; i < dg->ncontext && rc == 0; i++) {
     const dg_param *v = &dg->context[i];
-    bsim_value val = {0};
-    char msg[512];
-    if (bsim_expr_eval(v->expr, scope, &val, msg, sizeof msg) != 0) {
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: context variable '%s'%s%s%s%s: %s (in '%s')",
-                     f->file, v->line ? v->line : dg->line, v->name,
-                     *prefix ? " of superblock '" : "", prefix,
-                     *prefix ? "'" : "", v->line ? "" : " (set by override)",
-                     msg, v->expr);
-      rc = -1;
-    } else if (bsim_scope_set(scope, v->name, &val) != 0) {
-      rc = dg_fl_nomem(f);
-    }
-    bsim_value_clear(&val);
+    const char *ovr = f->vary ? dg_vary_context(f->vary, dg, v->name) : NULL;
+    rc = context_var(f, dg, prefix, scope, v->name, ovr ? ovr : v->expr,
+                     ovr ? 0 : v->line);
   }
+  const char *extra, *expr;
+  for (int k = 0; f->vary && rc == 0 &&
+                  (extra = dg_vary_extra(f->vary, dg, k, &expr)) != NULL;
+       k++)
+    rc = context_var(f, dg, prefix, scope, extra, expr, 0);
   for (int i = 0; i < dg->nblocks && rc == 0; i++) {
     const dg_block *b = &dg->blocks[i];
+    if (!b->sub && f->vary) {
+      rc = vary_leaf(f, b, prefix, scope);
+      continue;
+    }
     if (!b->sub) {
       where[i] = f->nnodes;
       rc = add_leaf(f, b, prefix, instid, scope);
+      continue;
+    }
+    if (f->vary) {
+      char *path = join(prefix, b->id);
+      rc = path ? dg_fl_walk(f, b->sub, scope, path, 0) : dg_fl_nomem(f);
+      free(path);
       continue;
     }
     if (grow((void **)&f->insts, &f->capinsts, f->ninsts, sizeof *f->insts)) {
@@ -368,10 +411,10 @@ static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
     isinst[i] = 1;
     int sub_first = f->nnodes;
     char *path = f->insts[id].path; /* insts may move while walking */
-    rc = walk(f, b->sub, scope, path, id);
+    rc = dg_fl_walk(f, b->sub, scope, path, id);
     if (rc == 0) rc = collect_ports(f, id, sub_first);
   }
-  if (rc == 0) rc = walk_links(f, dg, where, isinst);
+  if (rc == 0 && !f->vary) rc = walk_links(f, dg, where, isinst);
   free(where);
   free(isinst);
   bsim_scope_free(scope);
@@ -385,8 +428,11 @@ static int walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
 static void fl_free(fl *f) {
   for (int i = 0; i < f->nnodes; i++) {
     free(f->nodes[i].path);
-    if (f->nodes[i].flat < 0) /* else the flat diagram owns it */
+    if (f->nodes[i].flat < 0) { /* else the flat diagram owns them */
       bsim_model_clear(&f->nodes[i].model);
+      bsim_values_free(f->nodes[i].values,
+                       f->nodes[i].type ? f->nodes[i].type->nparams : 0);
+    }
   }
   free(f->nodes);
   for (int i = 0; i < f->ninsts; i++) {
@@ -400,6 +446,24 @@ static void fl_free(fl *f) {
   free(f->raw);
   free(f->act);
   free(f->feed);
+}
+
+/* The define step's sizes, before inference changes them in place. */
+static int *raw_sizes(const bsim_model *m) {
+  int *r = malloc(sizeof(int) * (size_t)(2 * (m->nin + m->nout) + 2));
+  if (!r) return NULL;
+  int k = 0;
+  for (int i = 0; i < m->nin; i++)
+    r[k++] = m->in[i];
+  for (int i = 0; i < m->nin; i++)
+    r[k++] = m->in2 ? m->in2[i] : 1;
+  for (int i = 0; i < m->nout; i++)
+    r[k++] = m->out[i];
+  for (int i = 0; i < m->nout; i++)
+    r[k++] = m->out2 ? m->out2[i] : 1;
+  r[k++] = m->ng;
+  r[k] = m->nmode;
+  return r;
 }
 
 /* Hand the leaf nodes (not the port blocks) to the flat diagram. Their
@@ -418,6 +482,8 @@ static int take_blocks(fl *f, bsim_flat *out) {
     b->type = nd->type;
     b->model = nd->model;
     b->line = nd->line;
+    b->values = nd->values;
+    if (!(b->raw_sizes = raw_sizes(&b->model))) return dg_fl_nomem(f);
     if (!(b->path = strdup(nd->path))) return dg_fl_nomem(f);
     b->run_type =
         b->model.sim ? bsim_library_find(f->d->lib, b->model.sim) : b->type;
@@ -468,7 +534,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
     f.insts[0].path = strdup("");
     if (!f.insts[0].path) rc = dg_fl_nomem(&f);
   }
-  if (rc == 0) rc = walk(&f, d->root, NULL, "", 0);
+  if (rc == 0) rc = dg_fl_walk(&f, d->root, NULL, "", 0);
   if (rc == 0) rc = take_blocks(&f, out);
   if (rc == 0) rc = dg_fl_join(&f, out, &lines);
   if (rc == 0) rc = dg_infer_sizes(out, lines, err);
@@ -485,6 +551,9 @@ void bsim_flat_free(bsim_flat *f) {
   if (!f) return;
   for (int i = 0; i < f->nblocks; i++) {
     free(f->blocks[i].path);
+    bsim_values_free(f->blocks[i].values,
+                     f->blocks[i].type ? f->blocks[i].type->nparams : 0);
+    free(f->blocks[i].raw_sizes);
     bsim_model_clear(&f->blocks[i].model);
   }
   free(f->blocks);

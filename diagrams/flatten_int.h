@@ -6,6 +6,7 @@
 #ifndef BSIM_FLATTEN_INT_H
 #define BSIM_FLATTEN_INT_H
 
+#include "diagrams/expr.h"
 #include "diagrams/flat.h"
 
 /* Port blocks are pass-through nodes: an IN_f / CLKINV_f is entered from
@@ -18,11 +19,12 @@ typedef struct node {
   const bsim_block_type *type;
   bsim_model model;
   int line;
-  int role;   /* LEAF, PORT_IN, PORT_OUT, EV_IN, EV_OUT */
-  int portno; /* superblock port number of a port block */
-  int inst;   /* superblock instance holding it (0 = top level) */
-  int inbase; /* first slot of its inputs in fl.feed */
-  int flat;   /* index among flat blocks, -1 for port blocks */
+  int role;           /* LEAF, PORT_IN, PORT_OUT, EV_IN, EV_OUT */
+  int portno;         /* superblock port number of a port block */
+  int inst;           /* superblock instance holding it (0 = top level) */
+  int inbase;         /* first slot of its inputs in fl.feed */
+  int flat;           /* index among flat blocks, -1 for port blocks */
+  bsim_value *values; /* evaluated parameters, type->nparams */
 } node;
 
 typedef struct inst {
@@ -50,10 +52,34 @@ typedef struct fl {
   rawlink *raw, *act; /* data links, activations (ends may be port blocks) */
   int nraw, capraw, nact, capact;
   int *feed; /* raw link feeding each input slot, -1 none */
+  /* Re-evaluation for one run (diagrams/vary.c): overrides are read from
+   * here instead of the tree, and leaves go to dg_vary_leaf instead of
+   * becoming nodes. NULL when flattening. */
+  struct dg_vary *vary;
+  int nleaves; /* leaves met so far in vary mode */
 } fl;
 
 /* Report out-of-memory; returns -1. */
 int dg_fl_nomem(fl *f);
+
+/* Walk one level (flatten.c): contexts, leaves, superblocks, links. */
+int dg_fl_walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
+               const char *prefix, int instid);
+
+/* Vary mode (vary.c). The expression that replaces context variable `name`
+ * of level dg, or parameter `name` of block b, or NULL. */
+const char *dg_vary_context(const struct dg_vary *v, const dg_diagram *dg,
+                            const char *name);
+const char *dg_vary_param(const struct dg_vary *v, const dg_block *b,
+                          const char *name);
+/* The k-th context variable the overrides add to level dg (one the level
+ * does not define): its name and expression, or NULL past the end. */
+const char *dg_vary_extra(const struct dg_vary *v, const dg_diagram *dg, int k,
+                          const char **expr);
+/* Leaf number f->nleaves with its evaluated parameters (taken: the callee
+ * frees them). 0 or -1 with f->err set. */
+int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
+                 bsim_value *values);
 
 /* After the walk and once leaves have their flat index: join data links
  * through port blocks (one flat link per connected leaf input, *lines gets

@@ -34,6 +34,12 @@ void bsim_value_clear(bsim_value *v) {
   memset(v, 0, sizeof *v);
 }
 
+void bsim_values_free(bsim_value *v, int n) {
+  for (int i = 0; v && i < n; i++)
+    bsim_value_clear(&v[i]);
+  free(v);
+}
+
 /* dst is overwritten, not released: callers pass a fresh or cleared value.
  * On failure dst is left empty so that clearing it stays safe. */
 int bsim_value_copy(bsim_value *dst, const bsim_value *src) {

@@ -113,6 +113,30 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
                           bsim_error *err);
 void bsim_sim_free(bsim_sim *s);
 
+/* Another run of a compiled sim, for parameter studies: it shares
+ * everything compile and the settings produced with `base` (which must
+ * outlive it) and has its own run state and results, so that base and any
+ * number of derived sims may run at the same time in different threads.
+ *
+ * The n overrides (targets[i] = values[i], as bsim_diagram_override takes
+ * them: "path/block.param" or a context variable) apply to this run only:
+ * d, which must be the diagram base was created from, unchanged, is read,
+ * never written. Parameters are evaluated again with them, and only the
+ * blocks whose evaluated parameters change run their define step again;
+ * their new rpar, ipar, opar, x0, z0 and initial firing times go to this
+ * run. Results are bit-identical to a sim created from d with the same
+ * overrides applied.
+ *
+ * An override that would change the compiled structure (port sizes,
+ * numbers of states, surfaces, modes or events, feedthrough, time
+ * dependence, simulation function) is refused: NULL with status
+ * BSIM_ERR_INPUT and *structural = 1 (structural may be NULL); such a
+ * variant needs its own bsim_sim_create. Other bad overrides give NULL
+ * with *structural = 0. */
+bsim_sim *bsim_sim_derive(const bsim_sim *base, const bsim_diagram *d,
+                          const char *const *targets, const char *const *values,
+                          int n, int *structural, bsim_error *err);
+
 typedef struct bsim_system_info {
   int blocks;    /* leaf blocks after flattening */
   int states;    /* differential unknowns */

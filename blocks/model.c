@@ -74,12 +74,17 @@ double *bsim_model_alloc_rpar(bsim_model *m, int n) {
   return m->rpar;
 }
 
+/* (Re)allocate an int array of the model and its count. */
+static int *ints(int **array, int *count, int n) {
+  free(*array);
+  *count = 0;
+  *array = zalloc(n > 0 ? (size_t)n : 0, sizeof **array);
+  if (*array) *count = n > 0 ? n : 0;
+  return *array;
+}
+
 int *bsim_model_alloc_ipar(bsim_model *m, int n) {
-  free(m->ipar);
-  m->nipar = 0;
-  m->ipar = zalloc(n > 0 ? (size_t)n : 0, sizeof *m->ipar);
-  if (m->ipar) m->nipar = n > 0 ? n : 0;
-  return m->ipar;
+  return ints(&m->ipar, &m->nipar, n);
 }
 
 double *bsim_model_alloc_x0(bsim_model *m, int n) {

@@ -1,10 +1,11 @@
 /*
- * Scopes: CSCOPE and CMSCOPE. Without a screen, a scope is a recorder:
- * each activation appends (t, inputs) to the block's record, which the
+ * Scopes: CSCOPE and CMSCOPE, and their autoscaling variants SCALE_CSCOPE
+ * and SCALE_CMSCOPE. Without a screen, a scope is a recorder: each
+ * activation appends (t, inputs) to the block's record, which the
  * scheduler writes out (`blocksim run --scopes DIR`). The display settings
- * (colours, window, axes, refresh period, buffer) are still accepted and
- * stored in rpar/ipar exactly as Xcos stores them, so that diagrams move
- * between the two tools unchanged.
+ * (colours, window, axes, refresh period, buffer, autoscaling) are still
+ * accepted and stored in rpar/ipar exactly as Xcos stores them, so that
+ * diagrams move between the two tools unchanged.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +83,22 @@ static int check_axis(bsim_define_ctx *ctx, int k, double lo, double hi,
   return 0;
 }
 
+/* The SCALE_ variants rescale their y axes to the data: one flag more,
+ * stored where the plain scopes keep a 0. */
+#define AUTOSCALE_PARAM                                                        \
+  {                                                                            \
+    "autoscale", BSIM_PARAM_REAL, "1",                                         \
+        "1: the y axes follow the data, 0: fixed by ymin and ymax; display "   \
+        "only"                                                                 \
+  }
+
+static int autoscale(bsim_define_ctx *ctx, double *a) {
+  if (bsim_std_scalar(ctx, "autoscale", a) != 0) return -1;
+  if (*a != 0 && *a != 1)
+    return bsim_define_error(ctx, "'autoscale' must be 0 or 1, got %g", *a);
+  return 0;
+}
+
 /* ----------------------------------------------------------------- CSCOPE */
 
 static const bsim_param_spec cscope_params[] = {
@@ -103,9 +120,12 @@ static const bsim_param_spec cscope_params[] = {
      "0: one event input activates the scope; 1: no event input, the scope "
      "records whenever the blocks feeding it are activated"},
     {"name", BSIM_PARAM_STRING, "", "label of the scope; display only"},
+    AUTOSCALE_PARAM, /* SCALE_CSCOPE only: it lists one more parameter */
 };
 
-static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+/* CSCOPE keeps 0 in rpar(1) (once the dt of the old scope), SCALE_CSCOPE
+ * its autoscale flag. */
+static int cscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
   scope_common c;
   double lo, hi, per;
   if (scope_common_read(ctx, &c) != 0 || bsim_std_scalar(ctx, "ymin", &lo) ||
@@ -123,7 +143,7 @@ static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (!r || !ip || bsim_model_set_inputs(m, 1, -1, 1, 1) != 0 ||
       bsim_model_set_events(m, 1 - c.heritance, 0) != 0)
     return bsim_define_error(ctx, "out of memory");
-  r[0] = 0; /* Xcos keeps a 0 here (once the dt of the old scope) */
+  r[0] = r0;
   r[1] = lo;
   r[2] = hi;
   r[3] = per;
@@ -137,9 +157,23 @@ static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
   return 0;
 }
 
-static void cscope_fn(bsim_block *blk, int flag) {
-  if (flag == BSIM_FLAG_UPDATE && blk->nevprt != 0 && blk->nin >= 1)
-    bsim_block_record(blk, blk->inptr[0], bsim_std_insize(blk, 0));
+static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return cscope_build(ctx, m, 0);
+}
+
+static int scale_cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  double a;
+  return autoscale(ctx, &a) != 0 ? -1 : cscope_build(ctx, m, a);
+}
+
+/* Every scope: name the columns after the inputs at the start (so that a
+ * scope never activated still gets a header-only record), then one row of
+ * all inputs per activation. */
+static void scope_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_INIT)
+    bsim_block_record_names(blk, NULL);
+  else if (flag == BSIM_FLAG_UPDATE && blk->nevprt != 0)
+    bsim_block_record_inputs(blk);
 }
 
 static const bsim_block_type type_CSCOPE = {
@@ -158,8 +192,10 @@ static const bsim_block_type type_CSCOPE = {
     cscope_params,
     10,
     cscope_define,
-    cscope_fn,
-    0};
+    scope_fn,
+    0,
+    "colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
+    "heritance,name"};
 
 /* ---------------------------------------------------------------- CMSCOPE */
 
@@ -186,9 +222,11 @@ static const bsim_param_spec cmscope_params[] = {
      "0: one event input activates the scope; 1: no event input, the scope "
      "records whenever the blocks feeding it are activated"},
     {"name", BSIM_PARAM_STRING, "", "label of the scope; display only"},
+    AUTOSCALE_PARAM, /* SCALE_CMSCOPE only */
 };
 
-static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+/* rpar(1): 0 for CMSCOPE, the autoscale flag for SCALE_CMSCOPE. */
+static int cmscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
   scope_common c;
   if (scope_common_read(ctx, &c) != 0) return -1;
   const bsim_value *in = bsim_param(ctx, "in");
@@ -228,8 +266,8 @@ static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (!r || !ip || bsim_model_set_inputs(m, nin, 1, 1, 1) != 0 ||
       bsim_model_set_events(m, 1 - c.heritance, 0) != 0)
     return bsim_define_error(ctx, "out of memory");
-  /* rpar = [0; periods; ymin1; ymax1; ymin2; ymax2; ...] */
-  r[0] = 0;
+  /* rpar = [r0; periods; ymin1; ymax1; ymin2; ymax2; ...] */
+  r[0] = r0;
   for (int k = 0; k < nin; k++) {
     m->in[k] = (int)in->v[k];
     r[1 + k] = per->v[k];
@@ -250,47 +288,13 @@ static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
   return 0;
 }
 
-typedef struct cmscope_work {
-  int n;
-  double row[]; /* the inputs side by side */
-} cmscope_work;
+static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return cmscope_build(ctx, m, 0);
+}
 
-static void cmscope_fn(bsim_block *blk, int flag) {
-  cmscope_work *w = (cmscope_work *)*blk->work;
-  switch (flag) {
-  case BSIM_FLAG_INIT: {
-    int n = 0;
-    for (int k = 0; k < blk->nin; k++)
-      n += bsim_std_insize(blk, k);
-    free(w);
-    w = malloc(sizeof *w + (size_t)(n > 0 ? n : 1) * sizeof(double));
-    *blk->work = w;
-    if (!w) {
-      bsim_block_error(blk, "out of memory");
-      return;
-    }
-    w->n = n;
-    break;
-  }
-  case BSIM_FLAG_UPDATE: {
-    if (!w || blk->nevprt == 0) return;
-    int off = 0;
-    for (int k = 0; k < blk->nin; k++) {
-      int nk = bsim_std_insize(blk, k);
-      if (off + nk > w->n) return; /* sizes changed after flag 4 */
-      memcpy(w->row + off, blk->inptr[k], (size_t)nk * sizeof(double));
-      off += nk;
-    }
-    bsim_block_record(blk, w->row, off);
-    break;
-  }
-  case BSIM_FLAG_END:
-    free(w);
-    *blk->work = NULL;
-    break;
-  default:
-    break;
-  }
+static int scale_cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  double a;
+  return autoscale(ctx, &a) != 0 ? -1 : cmscope_build(ctx, m, a);
 }
 
 static const bsim_block_type type_CMSCOPE = {
@@ -310,9 +314,48 @@ static const bsim_block_type type_CMSCOPE = {
     cmscope_params,
     11,
     cmscope_define,
-    cmscope_fn,
-    0};
+    scope_fn,
+    0,
+    "in,colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
+    "heritance,name"};
 
-const bsim_block_type *const bsim_sink_types[] = {&type_CSCOPE, &type_CMSCOPE};
+/* ---------------------------------------------------- autoscaling scopes */
+
+static const bsim_block_type type_SCALE_CSCOPE = {
+    "SCALE_CSCOPE",
+    "scale_cscope",
+    "Scope with autoscaling: records its input at each activation.",
+    "CSCOPE with one more display setting, 'autoscale' (Xcos redraws the\n"
+    "y axis to fit the data). What it records is exactly what CSCOPE\n"
+    "records: one row per activation, the time and the input's elements.\n"
+    "Run-time layout: as CSCOPE, with rpar = [autoscale; ymin; ymax;\n"
+    "refresh-period].",
+    cscope_params,
+    11,
+    scale_cscope_define,
+    scope_fn,
+    0,
+    "colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
+    "heritance,name,autoscale"};
+
+static const bsim_block_type type_SCALE_CMSCOPE = {
+    "SCALE_CMSCOPE",
+    "scale_cmscope",
+    "Multi-input scope with autoscaling: records all its inputs.",
+    "CMSCOPE with one more display setting, 'autoscale'. What it records\n"
+    "is exactly what CMSCOPE records: one row per activation, the time and\n"
+    "the elements of input 1, input 2, ... side by side.\n"
+    "Run-time layout: as CMSCOPE, with rpar = [autoscale;\n"
+    "refresh-period(:); ymin1; ymax1; ymin2; ymax2; ...].",
+    cmscope_params,
+    12,
+    scale_cmscope_define,
+    scope_fn,
+    0,
+    "in,colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
+    "heritance,name,autoscale"};
+
+const bsim_block_type *const bsim_sink_types[] = {
+    &type_CSCOPE, &type_CMSCOPE, &type_SCALE_CSCOPE, &type_SCALE_CMSCOPE};
 const int bsim_sink_ntypes =
     (int)(sizeof bsim_sink_types / sizeof bsim_sink_types[0]);

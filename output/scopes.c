@@ -1,7 +1,8 @@
 /*
  * Sink records as CSV files, one per recording block: DIR/<block path>.csv
- * with "time,u1,...,un". Superblock paths become folders. Each file is
- * written atomically (atomic.h).
+ * with "time," then the sink's column names (u1,...,un when it gave none).
+ * Superblock paths become folders. Each file is written atomically
+ * (atomic.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,13 +25,16 @@ static int make_parents(char *path) {
   return 0;
 }
 
-static int write_one(const char *path, size_t rows, int cols,
+static int write_one(const char *path, size_t rows, int cols, const char *names,
                      const double *data) {
   bsim_atomic a;
   if (bsim_atomic_open(&a, path) != 0) return -1;
   fputs("time", a.f);
-  for (int c = 0; c < cols; c++)
-    fprintf(a.f, ",u%d", c + 1);
+  if (names && *names)
+    fprintf(a.f, ",%s", names);
+  else
+    for (int c = 0; c < cols; c++)
+      fprintf(a.f, ",u%d", c + 1);
   fputc('\n', a.f);
   for (size_t r = 0; r < rows; r++) {
     const double *row = data + r * (size_t)(cols + 1);
@@ -61,7 +65,8 @@ int bsim_records_write_csv(const bsim_sim *s, const char *dir,
       return -1;
     }
     snprintf(path, len, "%s/%s.csv", dir, blk);
-    if (make_parents(path) != 0 || write_one(path, rows, cols, data) != 0) {
+    if (make_parents(path) != 0 ||
+        write_one(path, rows, cols, bsim_record_names(s, i), data) != 0) {
       bsim_error_set(err, BSIM_ERR_SIM, "cannot write '%s': %s", path,
                      strerror(errno));
       free(path);

@@ -114,6 +114,8 @@ typedef struct rt_block {
   double *rec;
   size_t rec_rows, rec_cap;
   int rec_cols;
+  char *rec_names; /* comma-separated column names, NULL = u1..un; a named
+                      record exists even without rows */
 } rt_block;
 
 /* Everything one run of a plan writes. */

@@ -204,6 +204,8 @@ static int start(run_state *r, bsim_error *err) {
     if (rb->b.nz) memcpy(rb->b.z, rb->m->z0, sizeof(double) * (size_t)rb->b.nz);
     rb->rec_rows = 0;
     rb->rec_cols = 0;
+    free(rb->rec_names); /* flag 4 names the columns again */
+    rb->rec_names = NULL;
     rb->b.nevprt = 0;
   }
   if (push_firings(r, err) != 0) return -1;

@@ -4,6 +4,7 @@
  * blocks, so that the library (not each scope) decides how they are
  * written.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,13 +14,15 @@ void bsim_block_stop(bsim_block *blk) {
   ((bsim_run_errors *)blk->ctx_)->stop = 1;
 }
 
-int bsim_block_record(bsim_block *blk, const double *values, int n) {
+/* Room for one more row of n values; NULL (after bsim_block_error) out of
+ * memory or when n differs from the earlier rows. */
+static double *new_row(bsim_block *blk, int n) {
   rt_block *rb = (rt_block *)blk; /* b is rt_block's first member */
   if (rb->rec_rows == 0 && rb->rec_cols == 0) rb->rec_cols = n;
   if (n != rb->rec_cols || n < 0) {
     bsim_block_error(blk, "recorded %d values after %d in earlier rows", n,
                      rb->rec_cols);
-    return -1;
+    return NULL;
   }
   size_t width = (size_t)n + 1;
   if (rb->rec_rows == rb->rec_cap) {
@@ -27,14 +30,77 @@ int bsim_block_record(bsim_block *blk, const double *values, int n) {
     double *r = realloc(rb->rec, cap * width * sizeof(double));
     if (!r) {
       bsim_block_error(blk, "out of memory recording its input");
-      return -1;
+      return NULL;
     }
     rb->rec = r;
     rb->rec_cap = cap;
   }
-  double *row = rb->rec + rb->rec_rows * width;
-  row[0] = blk->t;
+  return rb->rec + rb->rec_rows++ * width;
+}
+
+int bsim_block_record_at(bsim_block *blk, double t, const double *values,
+                         int n) {
+  double *row = new_row(blk, n);
+  if (!row) return -1;
+  row[0] = t;
   memcpy(row + 1, values, sizeof(double) * (size_t)n);
-  rb->rec_rows++;
+  return 0;
+}
+
+int bsim_block_record(bsim_block *blk, const double *values, int n) {
+  return bsim_block_record_at(blk, blk->t, values, n);
+}
+
+static int numel(const bsim_block *blk, int k) {
+  return blk->insz[k] * blk->insz[blk->nin + k];
+}
+
+int bsim_block_record_inputs(bsim_block *blk) {
+  int n = 0;
+  for (int k = 0; k < blk->nin; k++)
+    n += numel(blk, k);
+  double *row = new_row(blk, n);
+  if (!row) return -1;
+  *row++ = blk->t;
+  for (int k = 0; k < blk->nin; k++) {
+    memcpy(row, blk->inptr[k], sizeof(double) * (size_t)numel(blk, k));
+    row += numel(blk, k);
+  }
+  return 0;
+}
+
+/* "u1,u2_1,u2_2,..." for the block's inputs; malloc'd, NULL out of memory. */
+static char *input_names(const bsim_block *blk) {
+  size_t len = 1;
+  for (int k = 0; k < blk->nin; k++)
+    len += (size_t)numel(blk, k) * 40;
+  char *s = malloc(len), *p = s;
+  if (!s) return NULL;
+  *s = '\0';
+  for (int k = 0; k < blk->nin; k++) {
+    int rows = blk->insz[k], cols = blk->insz[blk->nin + k];
+    for (int j = 1; j <= cols; j++)
+      for (int i = 1; i <= rows; i++) {
+        const char *sep = p == s ? "" : ",";
+        if (rows * cols == 1)
+          p += sprintf(p, "%su%d", sep, k + 1);
+        else if (cols == 1)
+          p += sprintf(p, "%su%d_%d", sep, k + 1, i);
+        else
+          p += sprintf(p, "%su%d_%d_%d", sep, k + 1, i, j);
+      }
+  }
+  return s;
+}
+
+int bsim_block_record_names(bsim_block *blk, const char *names) {
+  rt_block *rb = (rt_block *)blk;
+  char *copy = names ? strdup(names) : input_names(blk);
+  if (!copy) {
+    bsim_block_error(blk, "out of memory naming its record's columns");
+    return -1;
+  }
+  free(rb->rec_names);
+  rb->rec_names = copy;
   return 0;
 }

@@ -373,16 +373,37 @@ const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
   return s->stat_names[i];
 }
 
-const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
-                           const double **data) {
+/* The i-th block that recorded rows or named its record's columns. */
+static const rt_block *record_block(const bsim_sim *s, size_t i) {
   for (int b = 0; b < s->plan->nblocks; b++) {
     const rt_block *rb = &s->run->blocks[b];
-    if (rb->rec_rows == 0) continue;
+    if (rb->rec_rows == 0 && !rb->rec_names) continue;
     if (i-- > 0) continue;
-    *rows = rb->rec_rows;
-    *cols = rb->rec_cols;
-    *data = rb->rec;
-    return rb->b.path;
+    return rb;
   }
   return NULL;
+}
+
+/* Columns of a record without rows: as many as it has names. */
+static int named_columns(const char *names) {
+  int n = *names ? 1 : 0;
+  for (; *names; names++)
+    n += *names == ',';
+  return n;
+}
+
+const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
+                           const double **data) {
+  const rt_block *rb = record_block(s, i);
+  if (!rb) return NULL;
+  *rows = rb->rec_rows;
+  *cols = rb->rec_rows || !rb->rec_names ? rb->rec_cols
+                                         : named_columns(rb->rec_names);
+  *data = rb->rec;
+  return rb->b.path;
+}
+
+const char *bsim_record_names(const bsim_sim *s, size_t i) {
+  const rt_block *rb = record_block(s, i);
+  return rb ? rb->rec_names : NULL;
 }

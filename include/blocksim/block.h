@@ -116,6 +116,20 @@ void bsim_block_stop(bsim_block *blk);
  * n. Returns 0, or -1 (after bsim_block_error) out of memory or on a change
  * of n. */
 int bsim_block_record(bsim_block *blk, const double *values, int n);
+/* The same row with its time given, for a sink that writes out a buffer
+ * of earlier samples (TOWS_c, at flag 5). */
+int bsim_block_record_at(bsim_block *blk, double t, const double *values,
+                         int n);
+/* The usual sink row: the time, then the elements of every input side by
+ * side (input 1 first, each column-major). */
+int bsim_block_record_inputs(bsim_block *blk);
+/* Name the record's columns, comma-separated ("ev1,ev2"); NULL names them
+ * after the inputs as Xcos's recorder does: u<p> for a scalar input p,
+ * u<p>_<i> for a vector, u<p>_<i>_<j> for a matrix. Called at flag 4, it
+ * also makes the record exist when no row follows (a sink never
+ * activated still gets its file, header only). Unnamed records have
+ * columns u1..un. 0, or -1 (after bsim_block_error) out of memory. */
+int bsim_block_record_names(bsim_block *blk, const char *names);
 
 /* ------------------------------------------------------------------------
  * Scilab's random generators

@@ -164,13 +164,17 @@ const double *bsim_result_data(const bsim_sim *s);
 const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value);
 
 /* Sink records (CSCOPE, CMSCOPE, ...): one per sink block that recorded
- * rows. Returns the block path, or NULL past the end; *data holds rows of
+ * rows or named its columns (a sink never activated has a record without
+ * rows). Returns the block path, or NULL past the end; *data holds rows of
  * (t, values), cols values each. */
 const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
                            const double **data);
+/* The column names of record i, comma-separated (Xcos's recorder names:
+ * "u1_1,u1_2", "ev1", ...), or NULL when the sink gave none (u1..un). */
+const char *bsim_record_names(const bsim_sim *s, size_t i);
 
-/* Write every record as DIR/<block path>.csv ("time,u1,...,un"), creating
- * folders for superblock paths; each file written atomically. */
+/* Write every record as DIR/<block path>.csv ("time,<column names>"),
+ * creating folders for superblock paths; each file written atomically. */
 int bsim_records_write_csv(const bsim_sim *s, const char *dir, bsim_error *err);
 
 /* Write the results as CSV (header "time,<names>", %.17g), atomically: to a

@@ -212,6 +212,8 @@ static inline void done(harness *h) {
   bsim_model_clear(&h->m);
   free(h->rb.rec);
   h->rb.rec = NULL;
+  free(h->rb.rec_names);
+  h->rb.rec_names = NULL;
 }
 
 static inline void call(harness *h, int flag) {

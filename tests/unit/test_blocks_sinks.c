@@ -100,18 +100,48 @@ static void test_define(void) {
       {"CMSCOPE", "in", {1, 3, (double[]){1, 1, 1}, NULL}, "'ymin'"},
       {"CMSCOPE", "in", {1, 2, (double[]){1, 0}, NULL}, "'in'"},
       {"CMSCOPE", "in", {1, 2, (double[]){5, 5}, NULL}, "'colors'"},
+      {"SCALE_CSCOPE", "autoscale", SCALAR(2), "'autoscale'"},
+      {"SCALE_CMSCOPE", "autoscale", SCALAR(-1), "'autoscale'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     define_fails(bad[i].type, 1, &bad[i].name, &bad[i].v, bad[i].part);
 }
 
+/* Columns are named as Xcos's recorder names them: u<p> for a scalar,
+ * u<p>_<i> for a vector, u<p>_<i>_<j> for a matrix (column-major), so
+ * that a record and Scilab's line up column by column. A scope names them
+ * at flag 4, so that it has a (header-only) record even if never
+ * activated. */
+static void test_names(void) {
+  harness h;
+  bsim_block *b = mk(&h, "SCALE_CMSCOPE", 3, 0, (int[]){1, 1, 2, 1, 2, 2});
+  call(&h, BSIM_FLAG_INIT);
+  CHECK(h.rb.rec_names &&
+            strcmp(h.rb.rec_names, "u1,u2_1,u2_2,u3_1_1,u3_2_1,u3_1_2,"
+                                   "u3_2_2") == 0,
+        "column names: %s", h.rb.rec_names ? h.rb.rec_names : "(none)");
+  CHECK(h.rb.rec_rows == 0, "flag 4 recorded a row");
+  double u3[4] = {1, 2, 3, 4};
+  h.in[0][0] = -1;
+  h.in[1][0] = 5, h.in[1][1] = 6;
+  memcpy(h.in[2], u3, sizeof u3);
+  b->t = 0.5;
+  b->nevprt = 1;
+  call(&h, BSIM_FLAG_UPDATE);
+  check_row(&h, 0, 0.5, (double[]){-1, 5, 6, 1, 2, 3, 4}, 7);
+  no_error(&h, "SCALE_CMSCOPE");
+  done(&h);
+}
+
 int main(void) {
   test_cscope();
+  test_names();
   test_cmscope();
   test_define();
   static const char *const files[] = {
-      "cscope_command.txt", "cscope_simple_thermostat.txt",
-      "cmscope_hydraulics.txt", "cmscope_lorenz.txt"};
+      "cscope_command.txt",       "cscope_simple_thermostat.txt",
+      "cmscope_hydraulics.txt",   "cmscope_lorenz.txt",
+      "scale_cscope_example.txt", "scale_cmscope_example.txt"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
   if (failures) {

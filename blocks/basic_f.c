@@ -110,20 +110,14 @@ static const bsim_block_type type_BIGSOM_f = {
     "BIGSOM_f",
     /* Xcos's name, "sum", is also that of the event union CLKSOMV_f's
      * (an event-only pseudo-function there), which answers to it here */
-    "bigsom",
-    "Weighted sum of the inputs.",
+    "bigsom", "Weighted sum of the inputs.",
     "y = sum_k gains(k) uk element-wise; one input per entry of 'gains',\n"
     "all inputs and the output vectors of the same size. Xcos names its\n"
     "function \"sum\", as it does the event union CLKSOMV_f's; here it is\n"
     "\"bigsom\", and \"sum\" finds CLKSOMV_f.\n"
     "Run-time layout: rpar = gains(:), ipar empty, in = -1 per input,\n"
     "in2 = 1, out = -1, out2 = 1. Direct feedthrough.",
-    bigsom_params,
-    1,
-    bigsom_define,
-    sum_fn,
-    BSIM_TYPE_JACOBIAN,
-    "gains"};
+    bigsom_params, 1, bigsom_define, sum_fn, BSIM_TYPE_JACOBIAN, "gains"};
 
 /* ----------------------------------------------------------------- PROD_f */
 
@@ -219,13 +213,6 @@ static const bsim_block_type type_GAINBLK_f = {
 
 /* --------------------------------------------------------------- INVBLK_f */
 
-static int elementwise_define(bsim_define_ctx *ctx, bsim_model *m) {
-  if (bsim_model_set_inputs(m, 1, -1, -2, 1) != 0 ||
-      bsim_model_set_outputs(m, 1, -1, -2) != 0)
-    return oom(ctx);
-  return 0;
-}
-
 static void invblk_fn(bsim_block *blk, int flag) {
   int n = bsim_std_outsize(blk, 0);
   const double *u = blk->inptr[0];
@@ -255,7 +242,7 @@ static const bsim_block_type type_INVBLK_f = {
     "that element keeps its previous value, as Xcos does.\n"
     "Run-time layout: rpar and ipar empty, in = -1, in2 = -2, out = -1,\n"
     "out2 = -2. Direct feedthrough.",
-    NULL, 0, elementwise_define, invblk_fn, BSIM_TYPE_JACOBIAN,
+    NULL, 0, bsim_std_elementwise_model, invblk_fn, BSIM_TYPE_JACOBIAN,
     /* the one exprs entry Xcos stores is a blank */
     "-"};
 
@@ -274,7 +261,7 @@ static int sqrt_define(bsim_define_ctx *ctx, bsim_model *m) {
                              "'datatype' %d is not supported; only 1 (real "
                              "double) is",
                              type);
-  return elementwise_define(ctx, m);
+  return bsim_std_elementwise_model(ctx, m);
 }
 
 static void sqrt_fn(bsim_block *blk, int flag) {

@@ -96,7 +96,7 @@ static int samphold_define(bsim_define_ctx *ctx, bsim_model *m) {
   return 0;
 }
 
-static void samphold_fn(bsim_block *blk, int flag) {
+void bsim_std_samphold_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nin < 1 || blk->nout < 1 ||
         bsim_std_insize(blk, 0) != bsim_std_outsize(blk, 0))
@@ -121,7 +121,7 @@ static const bsim_block_type bsim_type_SAMPHOLD_m = {
     NULL,
     0,
     samphold_define,
-    samphold_fn,
+    bsim_std_samphold_fn,
     0};
 
 /* ------------------------------------------------- dsslti4: DLR, DLSS */

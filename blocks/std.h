@@ -73,6 +73,7 @@ extern const bsim_param_spec bsim_std_integral_params[5]; /* linear.c */
 int bsim_std_integral_model(bsim_define_ctx *ctx, bsim_model *m, int vector);
 extern const bsim_param_spec bsim_std_tf_params[2];    /* linear.c */
 void bsim_std_multiplex_fn(bsim_block *blk, int flag); /* routing.c */
+void bsim_std_samphold_fn(bsim_block *blk, int flag); /* discrete.c */
 /* MUX (demux = 0) or DEMUX (1) from the parameter `name`: a port count or
  * a vector of sizes, between 2 and max_ports ports. */
 int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
@@ -81,6 +82,8 @@ int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
 /* Xcos families, each with its own table (registered in registry.c). */
 extern const bsim_block_type *const bsim_basic_f_types[]; /* basic_f.c */
 extern const int bsim_basic_f_ntypes;
+extern const bsim_block_type *const bsim_linear_f_types[]; /* linear_f.c */
+extern const int bsim_linear_f_ntypes;
 
 /* util.c */
 
@@ -108,6 +111,9 @@ int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out);
  * BSIM_MAX_ELEMS (block.h) is reported as bad input naming `what` (-1). */
 int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
                    int *out);
+/* One input and one output of the same, any size (-1 x -2), with
+ * feedthrough: the ports of element-wise blocks. */
+int bsim_std_elementwise_model(bsim_define_ctx *ctx, bsim_model *m);
 /* Number of elements of input / output port k, as the scheduler laid them
  * out (rows times columns). */
 int bsim_std_insize(const bsim_block *blk, int k);

@@ -38,6 +38,13 @@ int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out) {
   return 0;
 }
 
+int bsim_std_elementwise_model(bsim_define_ctx *ctx, bsim_model *m) {
+  if (bsim_model_set_inputs(m, 1, -1, -2, 1) != 0 ||
+      bsim_model_set_outputs(m, 1, -1, -2) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  return 0;
+}
+
 int bsim_std_insize(const bsim_block *blk, int k) {
   return blk->insz[k] * blk->insz[blk->nin + k];
 }

@@ -122,16 +122,48 @@ static void basic_f(void) {
   simple("GAIN_f", 1, 1, (const int[]){3, 1, 2, 1}, 1, (const char *[]){"gain"},
          (bsim_value[]){{2, 3, G, NULL}}, "GAIN_f 2x3", -2, 2);
   /* inputs kept away from the poles 0 */
-  simple("INVBLK_f", 1, 1, (const int[]){3, 1, 3, 1}, 0, NULL, NULL,
-         "INVBLK_f", 0.5, 2);
+  simple("INVBLK_f", 1, 1, (const int[]){3, 1, 3, 1}, 0, NULL, NULL, "INVBLK_f",
+         0.5, 2);
   simple("SQRT", 1, 1, (const int[]){3, 1, 3, 1}, 0, NULL, NULL, "SQRT", 0.5,
          2);
   simple("MUX_f", 2, 1, (const int[]){2, 1, 1, 1, 3, 1}, 1,
          (const char *[]){"in"}, (bsim_value[]){SCALAR(2)}, "MUX_f 2+1", -2, 2);
 }
 
+/* The other Xcos linear blocks (blocks/linear_f.c). */
+static void linear_f(void) {
+  const char *cn[] = {"A", "B", "C", "D", "x0"};
+  double A[] = {-1, 2, 0.5, -3}, B[] = {1, 0}, C[] = {1, -0.5, 2, 1},
+         D[] = {0.25, -1}, x0[] = {0.1, 0.2};
+  bsim_value ss[] = {{2, 2, A, NULL},
+                     {2, 1, B, NULL},
+                     {2, 2, C, NULL},
+                     {2, 1, D, NULL},
+                     {2, 1, x0, NULL}};
+  simple("CLSS_f", 1, 1, (const int[]){1, 1, 2, 1}, 5, cn, ss, "CLSS_f", -2,
+         2);
+  /* TCLSS: u1 then the re-init input (no derivative) */
+  simple("TCLSS", 2, 1, (const int[]){1, 1, 2, 1, 2, 1}, 5, cn, ss, "TCLSS",
+         -2, 2);
+  ss[3] = (bsim_value){0, 0, NULL, NULL};
+  simple("TCLSS_f", 2, 1, (const int[]){1, 1, 2, 1, 2, 1}, 5, cn, ss,
+         "TCLSS_f without D", -2, 2);
+  const char *rn[] = {"num", "den"};
+  simple("CLR_f", 1, 1, (const int[]){1, 1, 1, 1}, 2, rn,
+         (bsim_value[]){{1, 2, (double[]){2, 1}, NULL},
+                        {1, 3, (double[]){1, 1.5, 1}, NULL}},
+         "CLR_f (2s+1)/(s^2+1.5s+1)", -2, 2);
+  simple("INTEGRAL", 1, 1, (const int[]){2, 1, 2, 1}, 1,
+         (const char *[]){"x0"}, (bsim_value[]){{1, 2, x0, NULL}}, "INTEGRAL",
+         -2, 2);
+  simple("INTEGRAL_f", 1, 1, (const int[]){1, 1, 1, 1}, 0, NULL, NULL,
+         "INTEGRAL_f", -2, 2);
+  simple("CLINDUMMY_f", 0, 0, NULL, 0, NULL, NULL, "CLINDUMMY_f", -2, 2);
+}
+
 int main(void) {
   basic_f();
+  linear_f();
   const int v3[] = {3, 1, 3, 1}, v3s[] = {3, 1, 1, 1};
   const int v2x3[] = {2, 1, 2, 1, 2, 1, 2, 1};
   /* GAINBLK, scalar and 2 x 3 matrix acting on a 3 x 2 input */

@@ -21,6 +21,18 @@ static void layouts(void) {
       "sat_f_if_block.txt",
       "mux_f_controller.txt",
       "demux_f_kalman_1.txt",
+      "clss_f_controller.txt",
+      "clr_f_codegen_controller.txt",
+      "clr_f_hydraulics.txt",
+      "tclss_f_bouncing_ball.txt",
+      "tclss_cont_disc_observer.txt",
+      "tclss_f_linear_f.txt",
+      "integral_lorenz.txt",
+      "integral_linear_f.txt",
+      "integral_f_temperature_controller.txt",
+      "deriv_demo_watertank.txt",
+      "clindummy_f_batch_simulation.txt",
+      "samplehold_f_if_block.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -46,6 +58,37 @@ static void define_errors(void) {
                "between 2 and 8 ports");
   define_fails("DEMUX_f", 1, out, (bsim_value[]){{1, 9, (double[9]){1}, NULL}},
                "between 2 and 8 port sizes");
+}
+
+/* TCLSS without D names the tcsltj form, which the library must know;
+ * INTEGRAL takes a row x0 as a column (Xcos's x0(:)). */
+static void linear_f(void) {
+  harness h;
+  const char *n[] = {"A", "B", "C", "D", "x0"};
+  mk(&h, "TCLSS", 0, 0, NULL);
+  define_into(
+      &h, 5, n,
+      (bsim_value[]){
+          SCALAR(-1), SCALAR(1), SCALAR(2), {0, 0, NULL, NULL}, SCALAR(0)});
+  CHECK(h.m.sim && strcmp(h.m.sim, "tcsltj4") == 0 && std_type(h.m.sim),
+        "TCLSS without D runs as %s", h.m.sim ? h.m.sim : "(itself)");
+  CHECK(h.m.nrpar == 3, "TCLSS without D: rpar has %d entries, want 3",
+        h.m.nrpar);
+  done(&h);
+  mk(&h, "INTEGRAL", 0, 0, NULL);
+  define_into(&h, 1, (const char *[]){"x0"},
+              (bsim_value[]){{1, 3, (double[]){1, 2, 3}, NULL}});
+  CHECK(h.m.in[0] == 3 && h.m.in2[0] == 1 && h.m.out[0] == 3,
+        "INTEGRAL with a 1x3 x0: in %dx%d, out %d", h.m.in[0], h.m.in2[0],
+        h.m.out[0]);
+  done(&h);
+  const char *sat[] = {"x0", "satur", "max", "min"};
+  define_fails("INTEGRAL", 4, sat,
+               (bsim_value[]){{2, 1, (double[]){0, 0}, NULL},
+                              SCALAR(1),
+                              {1, 3, (double[]){1, 1, 1}, NULL},
+                              SCALAR(-1)},
+               "'max'");
 }
 
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
@@ -110,6 +153,7 @@ static void sat_f(void) {
 int main(void) {
   layouts();
   define_errors();
+  linear_f();
   numeric_failures();
   sat_f();
   if (failures) {

@@ -1,9 +1,10 @@
 /*
  * Whole runs of the continuous, math, nonlinear and matrix Xcos blocks
- * against Scilab: small diagrams built with Scilab's block macros
- * (the .sce scripts of tests/data/xcos/cont), run by Scilab's simulator to make the
- * reference CSVs there, and replicated as native XML. Each case states
- * its tolerance and why.
+ * against Scilab: small diagrams built with Scilab's block macros (the
+ * .sce scripts of tests/data/xcos/cont), run by Scilab's simulator to make
+ * the reference CSVs there, and replicated as native XML. Each case states
+ * its tolerance and why. Also the closed forms a Scilab run cannot pin
+ * down (DERIV, whose result depends on the solver's steps).
  */
 #include "tests/unit/xcos_ref.h"
 
@@ -15,16 +16,56 @@ typedef struct xr_case {
   const char *what;
 } xr_case;
 
-/* basic_f: every value is an algebraic function of sin() at the sample
- * times (no state, no solver error), computed in the same order as
- * Scilab: a few ulps, so 1e-12 of the peak. */
 static const xr_case cases[] = {
+    /* basic_f: every value is an algebraic function of sin() at the
+     * sample times (no state, no solver error), computed in the same
+     * order as Scilab: a few ulps, so 1e-12 of the peak. */
     {"xcos/cont/basic_f.xml", 3, "scope",
      "xcos/cont/ref_basic_f/CMSCOPE_14.csv", 1e-12,
      "basic_f sums, gains, inverse, sqrt"},
     {"xcos/cont/basic_f.xml", 3, "scope2",
      "xcos/cont/ref_basic_f/CSCOPE_15.csv", 1e-12, "basic_f SAT_f"},
+    /* linear_f: both simulators integrate with rtol = atol = 1e-10; the
+     * differences seen are ~1e-8 of the peaks, so 1e-6 leaves margin
+     * while a wrong matrix, jump or limit is off by O(1). */
+    {"xcos/cont/linear_f.xml", 5, "scope",
+     "xcos/cont/ref_linear_f/CMSCOPE_15.csv", 1e-6,
+     "linear_f state space, jumps, integrators"},
+    /* DERIV is a difference quotient over the last interval between two
+     * evaluations of the diagram, which the two solvers choose
+     * differently: error ~ h max|u''| / 2 with steps h up to ~0.02 in
+     * both, so 1e-2 of the peak (deriv_closed_form bounds the step and
+     * checks against cos(t)). */
+    {"xcos/cont/linear_f.xml", 5, "scope2",
+     "xcos/cont/ref_linear_f/CSCOPE_16.csv", 1e-2, "linear_f DERIV"},
 };
+
+/* DERIV of sin(t) with the integrator's step bounded by 1e-3: the
+ * quotient spans at most two steps, so |y - cos(t)| <= 2e-3 * max|sin''|
+ * / 2 + rounding; 2e-3 allows for it, while a wrong sign or a stale value
+ * is off by O(0.1) somewhere over five periods of samples. */
+static void deriv_closed_form(void) {
+  const char *name = "max-step", *value = "1e-3";
+  bsim_options o;
+  bsim_options_init(&o);
+  o.solver_param_names = &name;
+  o.solver_param_values = &value;
+  o.nsolver_params = 1;
+  bsim_sim *s = xr_run("xcos/cont/linear_f.xml", &o);
+  size_t rows = 0;
+  int cols = 0;
+  const double *rec = s ? xr_record(s, "scope2", &rows, &cols) : NULL;
+  double worst = 0;
+  for (size_t k = 1; rec && k < rows; k++) { /* 0 until two times */
+    double t = rec[2 * k], y = rec[2 * k + 1];
+    worst = fmax(worst, fabs(y - cos(t)));
+  }
+  CHECK(rec && rows == 51 && worst <= 2e-3,
+        "DERIV of sin: %zu rows, |y - cos t| up to %.3g", rows, worst);
+  fprintf(stderr, "  DERIV of sin, max-step 1e-3: |y - cos t| <= %.3g\n",
+          worst);
+  bsim_sim_free(s);
+}
 
 int main(void) {
   const char *loaded = NULL;
@@ -33,11 +74,12 @@ int main(void) {
     const xr_case *c = &cases[i];
     if (!loaded || strcmp(loaded, c->diagram) != 0) {
       bsim_sim_free(s);
-      s = xr_run(c->diagram);
+      s = xr_run(c->diagram, NULL);
       loaded = c->diagram;
     }
     if (s) xr_compare(s, c->sink, c->csv, c->tf, c->rel_peak, c->what);
   }
   bsim_sim_free(s);
+  deriv_closed_form();
   return xr_finish("test_xcos_cont");
 }

@@ -80,10 +80,10 @@ static const double *xr_record(const bsim_sim *s, const char *path,
   return NULL;
 }
 
-/* Loads tests/data/<file> and runs it with the file's settings; NULL
- * (reported) on failure. The diagram is freed at once (a sim does not
- * need it). */
-static bsim_sim *xr_run(const char *file) {
+/* Loads tests/data/<file> and runs it with options o (NULL: the file's
+ * settings); NULL (reported) on failure. The diagram is freed at once (a
+ * sim does not need it). */
+static bsim_sim *xr_run(const char *file, const bsim_options *o) {
   char path[1024];
   bsim_error err;
   bsim_error_clear(&err);
@@ -95,9 +95,9 @@ static bsim_sim *xr_run(const char *file) {
     failures++;
     return NULL;
   }
-  bsim_options o;
-  bsim_options_init(&o);
-  bsim_sim *s = bsim_sim_create(d, &o, &err);
+  bsim_options defaults;
+  bsim_options_init(&defaults);
+  bsim_sim *s = bsim_sim_create(d, o ? o : &defaults, &err);
   bsim_diagram_free(d);
   if (s && bsim_sim_run(s, &err) != 0) {
     bsim_sim_free(s);

@@ -288,7 +288,9 @@ static int step(run_state *r, bsim_error *err) {
   bsim_run_snapshot(r);
   if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0) return -1;
   if (bsim_run_serve_events(r, 0, err) < 0) return -1;
-  if (r->stopped) return 0;
+  /* at the final time nothing is left to integrate: a restart could only
+   * fail (consistent values need a horizon beyond t) */
+  if (r->stopped || r->next_sample >= r->s->nrows) return 0;
   return after_discrete(r, err);
 }
 
@@ -365,12 +367,14 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   if (alloc_state(&r) != 0) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
   } else if (start(&r, err) == 0) {
-    while (!s->stop_after_start && !r.stopped && r.next_sample < s->nrows) {
-      if (record_due(&r, err) != 0 ||
-          (r.next_sample < s->nrows && step(&r, err) != 0))
-        break;
-    }
-    rc = s->stop_after_start || r.stopped || r.next_sample >= s->nrows ? 0 : -1;
+    int failed = 0;
+    while (!failed && !s->stop_after_start && !r.stopped &&
+           r.next_sample < s->nrows)
+      failed = record_due(&r, err) != 0 ||
+               (r.next_sample < s->nrows && step(&r, err) != 0);
+    /* a failure is a failure even when every sample was already taken:
+     * success must leave err untouched for the caller's next step */
+    rc = failed ? -1 : 0;
     s->final_t = r.t;
     if (s->final_y) {
       memcpy(s->final_y, r.y, sizeof(double) * (size_t)s->plan->ny);

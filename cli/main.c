@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,47 @@ static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
   return s;
 }
 
+/* Set by SIGINT, SIGTERM or SIGHUP while the outputs are written: the
+ * library then removes its temporaries, and the signal is raised again
+ * once they are gone. A program may keep such state; the library may not. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) {
+  stop_signal = sig;
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+enum { NSTOP = sizeof stop_signals / sizeof stop_signals[0] };
+
+/* Results and records, all or nothing. A reader that closes stdout early
+ * (`| head`) ends the CSV there; that is not a failure (status 0). */
+static int write_outputs(const bsim_sim *s, const run_args *a,
+                         bsim_error *err) {
+  bsim_write_options o;
+  bsim_write_options_init(&o);
+  o.csv_path = a->out;
+  o.csv_stream = stdout;
+  o.scopes_dir = a->scopes;
+  o.keep = a->diagram;
+  o.cancel = &stop_signal;
+  struct sigaction sa, old[NSTOP];
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  /* no SA_RESTART: a write blocked on a slow device returns EINTR */
+  for (int i = 0; i < NSTOP; i++)
+    sigaction(stop_signals[i], &sa, &old[i]);
+  int rc = bsim_sim_write(s, &o, err);
+  for (int i = 0; i < NSTOP; i++)
+    sigaction(stop_signals[i], &old[i], NULL);
+  if (stop_signal) {
+    /* the temporaries are gone: die of the signal as the caller expects */
+    if (err->status != BSIM_OK) fprintf(stderr, "blocksim: %s\n", err->message);
+    raise(stop_signal);
+  }
+  return rc < 0 ? -1 : 0;
+}
+
 static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   run_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
@@ -212,9 +254,7 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   bsim_sim *s = rc ? NULL : prepare(lib, &a, &d, &err);
   if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
-    if (bsim_sim_run(s, &err) != 0 ||
-        bsim_result_write_csv(s, a.out, stdout, &err) != 0 ||
-        (a.scopes && bsim_records_write_csv(s, a.scopes, &err) != 0))
+    if (bsim_sim_run(s, &err) != 0 || write_outputs(s, &a, &err) != 0)
       rc = bsim_cli_report(&err);
     if (a.stats) {
       double v;
@@ -268,6 +308,9 @@ static int dispatch(const bsim_library *lib, const char *cmd, int argc,
 
 int main(int argc, char **argv) {
   bsim_process_init();
+  /* a closed stdout shows as EPIPE on write, handled where it happens,
+   * instead of killing the run before --stats and --scopes are written */
+  signal(SIGPIPE, SIG_IGN);
   if (argc < 2) return bsim_cli_usage("%s", "missing command");
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -1,23 +1,24 @@
 /*
  * CSV results: header "time,<names>", one row per sample, every number with
- * %.17g so that a double survives the round trip; files are written
- * atomically (atomic.h).
+ * %.17g so that a double survives the round trip. Files are written through
+ * write.c (all outputs of a run committed together).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "blocksim/blocksim.h"
-#include "output/atomic.h"
+#include "output/output.h"
 
-static int write_rows(const bsim_sim *s, FILE *out) {
+int bsim_out_results(const bsim_sim *s, FILE *out,
+                     const volatile sig_atomic_t *cancel) {
   size_t rows = bsim_result_rows(s), cols = bsim_result_cols(s);
   const double *t = bsim_result_times(s), *d = bsim_result_data(s);
   fputs("time", out);
   for (size_t c = 0; c < cols; c++)
     fprintf(out, ",%s", bsim_result_name(s, c));
   fputc('\n', out);
-  for (size_t r = 0; r < rows; r++) {
+  for (size_t r = 0; r < rows && !ferror(out); r++) {
+    if (cancel && *cancel) return -2;
     fprintf(out, "%.17g", t[r]);
     for (size_t c = 0; c < cols; c++)
       fprintf(out, ",%.17g", d[r * cols + c]);
@@ -28,26 +29,9 @@ static int write_rows(const bsim_sim *s, FILE *out) {
 
 int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,
                           bsim_error *err) {
-  if (!path) {
-    if (write_rows(s, (FILE *)out_file) != 0 || fflush((FILE *)out_file)) {
-      bsim_error_set(err, BSIM_ERR_SIM, "cannot write results: %s",
-                     strerror(errno));
-      return -1;
-    }
-    return 0;
-  }
-  bsim_atomic a;
-  if (bsim_atomic_open(&a, path) != 0) {
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "cannot create '%s': %s (hint: does the folder exist and "
-                   "is it writable?)",
-                   path, strerror(errno));
-    return -1;
-  }
-  if (bsim_atomic_close(&a, path, write_rows(s, a.f) == 0) != 0) {
-    bsim_error_set(err, BSIM_ERR_SIM, "cannot write '%s': %s", path,
-                   strerror(errno));
-    return -1;
-  }
-  return 0;
+  bsim_write_options o;
+  bsim_write_options_init(&o);
+  o.csv_path = path;
+  o.csv_stream = path ? NULL : out_file;
+  return bsim_sim_write(s, &o, err);
 }

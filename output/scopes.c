@@ -1,78 +1,75 @@
 /*
  * Sink records as CSV files, one per recording block: DIR/<block path>.csv
- * with "time," then the sink's column names (u1,...,un when it gave none).
- * Superblock paths become folders. Each file is written atomically
- * (atomic.h).
+ * with "time," then the sink's column names (u1,...,un when it gave none);
+ * superblock paths become folders. Block ids come
+ * from files we do not trust, so each path component is made a safe file
+ * name before it touches the file system: a component "." or ".." would
+ * climb out of DIR, a leading '-' reads as an option to shell tools, and
+ * control characters hide in listings. Those characters are written as
+ * %XX (and '%' itself as %25, so that no two paths map to one name).
  */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "blocksim/blocksim.h"
-#include "output/atomic.h"
+#include "output/output.h"
 
-/* mkdir -p for the folders of path (not its last component). */
-static int make_parents(char *path) {
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    int rc = mkdir(path, 0755);
-    *p = '/';
-    if (rc != 0 && errno != EEXIST) return -1;
-  }
-  return 0;
-}
-
-static int write_one(const char *path, size_t rows, int cols, const char *names,
-                     const double *data) {
-  bsim_atomic a;
-  if (bsim_atomic_open(&a, path) != 0) return -1;
-  fputs("time", a.f);
+int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
+                    const double *data, const volatile sig_atomic_t *cancel) {
+  fputs("time", out);
   if (names && *names)
-    fprintf(a.f, ",%s", names);
+    fprintf(out, ",%s", names);
   else
     for (int c = 0; c < cols; c++)
-      fprintf(a.f, ",u%d", c + 1);
-  fputc('\n', a.f);
-  for (size_t r = 0; r < rows; r++) {
+      fprintf(out, ",u%d", c + 1);
+  fputc('\n', out);
+  for (size_t r = 0; r < rows && !ferror(out); r++) {
+    if (cancel && *cancel) return -2;
     const double *row = data + r * (size_t)(cols + 1);
-    fprintf(a.f, "%.17g", row[0]);
+    fprintf(out, "%.17g", row[0]);
     for (int c = 0; c < cols; c++)
-      fprintf(a.f, ",%.17g", row[c + 1]);
-    fputc('\n', a.f);
+      fprintf(out, ",%.17g", row[c + 1]);
+    fputc('\n', out);
   }
-  return bsim_atomic_close(&a, path, 1);
+  return ferror(out) ? -1 : 0;
+}
+
+/* Whether byte k of the component [c, c+len) must be escaped. */
+static int unsafe(const char *c, size_t len, size_t k) {
+  unsigned char ch = (unsigned char)c[k];
+  int all_dots = len <= 2 && strspn(c, ".") >= len;
+  return ch == '%' || ch < 0x20 || ch == 0x7f || ch == '\\' ||
+         (k == 0 && ch == '-') || (all_dots && ch == '.');
+}
+
+char *bsim_out_record_path(const char *dir, const char *block_path) {
+  /* each byte becomes at most 3; an empty component becomes "%" */
+  size_t cap = strlen(dir) + 3 * strlen(block_path) + 64;
+  char *out = malloc(cap);
+  if (!out) return NULL;
+  size_t n = (size_t)snprintf(out, cap, "%s/", dir);
+  const char *c = block_path;
+  for (;;) {
+    size_t len = strcspn(c, "/");
+    if (len == 0) out[n++] = '%';
+    for (size_t k = 0; k < len; k++) {
+      if (unsafe(c, len, k))
+        n += (size_t)snprintf(out + n, cap - n, "%%%02X",
+                              (unsigned)(unsigned char)c[k]);
+      else
+        out[n++] = c[k];
+    }
+    if (c[len] == '\0') break;
+    out[n++] = '/';
+    c += len + 1;
+  }
+  snprintf(out + n, cap - n, ".csv");
+  return out;
 }
 
 int bsim_records_write_csv(const bsim_sim *s, const char *dir,
                            bsim_error *err) {
-  size_t rows;
-  int cols;
-  const double *data;
-  const char *blk;
-  if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "cannot create folder '%s': %s", dir,
-                   strerror(errno));
-    return -1;
-  }
-  for (size_t i = 0; (blk = bsim_record_at(s, i, &rows, &cols, &data)); i++) {
-    size_t len = strlen(dir) + strlen(blk) + 8;
-    char *path = malloc(len);
-    if (!path) {
-      bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
-      return -1;
-    }
-    snprintf(path, len, "%s/%s.csv", dir, blk);
-    if (make_parents(path) != 0 ||
-        write_one(path, rows, cols, bsim_record_names(s, i), data) != 0) {
-      bsim_error_set(err, BSIM_ERR_SIM, "cannot write '%s': %s", path,
-                     strerror(errno));
-      free(path);
-      return -1;
-    }
-    free(path);
-  }
-  return 0;
+  bsim_write_options o;
+  bsim_write_options_init(&o);
+  o.scopes_dir = dir;
+  return bsim_sim_write(s, &o, err) < 0 ? -1 : 0;
 }

@@ -392,8 +392,8 @@ int bsim_an_write(const char *dir, const char *name,
   snprintf(path, len, "%s/%s", dir, name);
   bsim_atomic at;
   int rc = -1;
-  if (bsim_atomic_open(&at, path) == 0 &&
-      bsim_atomic_close(&at, path, fill(at.f, ctx) == 0) == 0)
+  if (bsim_atomic_open(&at, path, NULL) == 0 &&
+      bsim_atomic_close(&at, fill(at.f, ctx) == 0) == 0)
     rc = 0;
   else
     bsim_error_set(err, BSIM_ERR_INPUT, "cannot write '%s': %s", path,

@@ -9,6 +9,7 @@
 #ifndef BLOCKSIM_BLOCKSIM_H
 #define BLOCKSIM_BLOCKSIM_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "block.h"
@@ -173,12 +174,45 @@ const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
  * "u1_1,u1_2", "ev1", ...), or NULL when the sink gave none (u1..un). */
 const char *bsim_record_names(const bsim_sim *s, size_t i);
 
-/* Write every record as DIR/<block path>.csv ("time,<column names>"),
- * creating folders for superblock paths; each file written atomically. */
+/* What bsim_sim_write writes; every field may be left NULL. */
+typedef struct bsim_write_options {
+  /* Results as CSV (header "time,<names>", %.17g) to this file, or, when
+   * NULL, to csv_stream (a FILE *) if that is not NULL. */
+  const char *csv_path;
+  void *csv_stream;
+  /* Sink records as DIR/<block path>.csv ("time,<column names>"), folders
+   * for superblock paths. Path components that are not safe file names ("."
+   * or "..", a leading '-', control characters, '%', '\\') are written as
+   * %XX, so no record lands outside DIR. */
+  const char *scopes_dir;
+  /* A file never to write over (the diagram being run): naming it, or a
+   * link to it, as an output is bad input. */
+  const char *keep;
+  /* Polled while writing: when it becomes nonzero (a signal handler sets
+   * it) every temporary is removed and the call fails. */
+  const volatile sig_atomic_t *cancel;
+} bsim_write_options;
+
+void bsim_write_options_init(bsim_write_options *o);
+
+/* Write the outputs all or nothing. Each file is written under a temporary
+ * name in its folder, then the results go to the stream, and only when
+ * everything succeeded are the temporaries renamed over their targets. A
+ * regular target keeps its permissions; a symbolic link is followed (the
+ * file it names is replaced, the link stays); a target that is not a
+ * regular file (/dev/null, a FIFO) is written in place, never replaced.
+ * On failure no result file is left (status 2 when a path cannot be
+ * created, 1 when writing fails or is cancelled). Returns 0; 1 when
+ * the stream's reader went away (EPIPE, as with `| head`): the rest of the
+ * CSV was dropped but the files were written; -1 on error. */
+int bsim_sim_write(const bsim_sim *s, const bsim_write_options *o,
+                   bsim_error *err);
+
+/* bsim_sim_write of the records alone, into DIR. 0 or -1. */
 int bsim_records_write_csv(const bsim_sim *s, const char *dir, bsim_error *err);
 
-/* Write the results as CSV (header "time,<names>", %.17g), atomically: to a
- * temporary file renamed on success. path NULL = the FILE* out. */
+/* bsim_sim_write of the results alone: to path, or to the FILE* out when
+ * path is NULL. Returns as bsim_sim_write. */
 int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,
                           bsim_error *err);
 

@@ -7,6 +7,7 @@
  * plugins on top of the caller's library): lookups and listings then see
  * the parent's types first, and new names must be new to both.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,7 @@ static int nomem(bsim_error *err) {
   return -1;
 }
 
-/* Grow *arr (elements of size sz) to hold at least need; 0 or -1. */
-static int reserve(void **arr, size_t *cap, size_t need, size_t sz) {
+int bsim_lib_reserve(void **arr, size_t *cap, size_t need, size_t sz) {
   if (need <= *cap) return 0;
   size_t c = *cap ? *cap : 16;
   while (c < need)
@@ -187,8 +187,8 @@ int bsim_library_add(bsim_library *lib, const bsim_block_type *const *types,
     return -1;
   }
   if (check_batch(lib, types, n, err)) return -1;
-  if (reserve((void **)&lib->types, &lib->captypes, lib->ntypes + n,
-              sizeof *lib->types))
+  if (bsim_lib_reserve((void **)&lib->types, &lib->captypes, lib->ntypes + n,
+                       sizeof *lib->types))
     return nomem(err);
   size_t before = lib->ntypes;
   for (size_t k = 0; k < n; k++)
@@ -204,20 +204,21 @@ int bsim_library_add(bsim_library *lib, const bsim_block_type *const *types,
 /* Life and lookup                                                     */
 /* ------------------------------------------------------------------ */
 
-bsim_library *bsim_library_create_on(const bsim_library *parent,
-                                     bsim_error *err) {
+bsim_library *bsim_library_create_child(const bsim_library *parent,
+                                        bsim_error *err) {
   bsim_library *lib = calloc(1, sizeof *lib);
   if (!lib) {
     nomem(err);
     return NULL;
   }
-  lib->parent = parent;
+  atomic_init(&lib->refs, 1);
+  lib->parent = parent ? bsim_library_retain(parent) : NULL;
   lib->origin = origin_program;
   return lib;
 }
 
 bsim_library *bsim_library_create(bsim_error *err) {
-  bsim_library *lib = bsim_library_create_on(NULL, err);
+  bsim_library *lib = bsim_library_create_child(NULL, err);
   if (!lib) return NULL;
   size_t n = 0;
   while (bsim_std_type_at(n))
@@ -241,12 +242,46 @@ bsim_library *bsim_library_create(bsim_error *err) {
   return lib;
 }
 
-void bsim_library_free(bsim_library *lib) {
-  if (!lib) return;
+const bsim_library *bsim_library_retain(const bsim_library *lib) {
+  /* The count is the one mutable part of a shared library. */
+  if (lib) atomic_fetch_add(&((bsim_library *)lib)->refs, 1);
+  return lib;
+}
+
+void bsim_library_release(const bsim_library *clib) {
+  bsim_library *lib = (bsim_library *)clib;
+  if (!lib || atomic_fetch_sub(&lib->refs, 1) != 1) return;
   free(lib->types);
   free(lib->by_name);
   free(lib->by_sim);
+  free(lib->engines);
+  /* Descriptors live in the plugins: close them only once nothing points
+   * at their types, last loaded first. */
+  for (size_t i = lib->nhandles; i-- > 0;)
+    dlclose(lib->handles[i]);
+  free(lib->handles);
+  for (size_t i = 0; i < lib->nstrings; i++)
+    free(lib->strings[i]);
+  free(lib->strings);
+  bsim_library_release(lib->parent);
   free(lib);
+}
+
+void bsim_library_free(bsim_library *lib) {
+  bsim_library_release(lib);
+}
+
+int bsim_lib_truncate(bsim_library *lib, size_t ntypes, size_t nengines) {
+  if (ntypes < lib->ntypes) lib->ntypes = ntypes;
+  if (nengines < lib->nengines) lib->nengines = nengines;
+  return rebuild_indexes(lib);
+}
+
+int bsim_lib_holds(const bsim_library *lib, const void *handle) {
+  for (; lib; lib = lib->parent)
+    for (size_t i = 0; i < lib->nhandles; i++)
+      if (lib->handles[i] == handle) return 1;
+  return 0;
 }
 
 const bsim_block_type *bsim_library_find(const bsim_library *lib,

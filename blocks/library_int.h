@@ -1,10 +1,12 @@
 /*
  * Inside of the block library object, shared by the files of blocks/ that
- * build it (library.c: types and lookups; the plugin loader). Not
- * installed.
+ * build it (library.c: types, lookups and life; plugin.c: loading shared
+ * objects into it). Not installed.
  */
 #ifndef BSIM_LIBRARY_INT_H
 #define BSIM_LIBRARY_INT_H
+
+#include <stdatomic.h>
 
 #include "blocksim/library.h"
 
@@ -18,18 +20,37 @@ typedef struct bsim_lib_key {
   size_t index; /* into types */
 } bsim_lib_key;
 
+typedef struct bsim_lib_engine {
+  const bsim_engine_type *type;
+  const char *origin;
+} bsim_lib_engine;
+
 struct bsim_library {
+  /* The one part that changes once the library is shared: references
+   * held by the creator, diagrams, sims and child libraries. */
+  atomic_int refs;
   const bsim_library *parent; /* looked up first; NULL for a root */
   bsim_lib_entry *types;      /* registration order */
   size_t ntypes, captypes;
   bsim_lib_key *by_name; /* ntypes keys sorted by interface name */
   bsim_lib_key *by_sim;  /* nsim keys sorted by simulation-function name */
   size_t nsim;
-  const char *origin; /* what bsim_library_add records as the origin */
+  bsim_lib_engine *engines; /* plugin engines, registration order */
+  size_t nengines, capengines;
+  const char *origin; /* what the add functions record as the origin */
+  char **strings;     /* owned origins (plugin paths) */
+  size_t nstrings, capstrings;
+  void **handles; /* dlopen handles, closed in reverse order at the end */
+  size_t nhandles, caphandles;
 };
 
-/* An empty library on top of parent (which must outlive it). */
-bsim_library *bsim_library_create_on(const bsim_library *parent,
-                                     bsim_error *err);
+/* Grow *arr (elements of size sz) to hold at least need; 0 or -1. */
+int bsim_lib_reserve(void **arr, size_t *cap, size_t need, size_t sz);
+/* Forget the types and engines registered after the first ntypes /
+ * nengines (a plugin whose initialisation failed); 0 or -1 (no memory to
+ * rebuild the indexes: the library is then unusable). */
+int bsim_lib_truncate(bsim_library *lib, size_t ntypes, size_t nengines);
+/* Is this dlopen handle already held by lib or one of its parents? */
+int bsim_lib_holds(const bsim_library *lib, const void *handle);
 
 #endif

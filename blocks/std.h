@@ -8,6 +8,7 @@
 #define BSIM_BLOCKS_STD_H
 
 #include "blocksim/block.h"
+#include "blocksim/block_util.h"
 
 /* registry.c: the standard types in registration order (the table, then
  * each family's), NULL past the end. */
@@ -87,6 +88,9 @@ extern const int bsim_linear_f_ntypes;
 
 /* util.c */
 
+/* (The helpers every block author may use, bsim_std_scalar & co, are
+ * public: blocksim/block_util.h.) */
+
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous
  * (csslti4: x0, dep_t) or discrete (dsslti4: z0, one event input). */
@@ -99,27 +103,5 @@ int bsim_std_tf_model(bsim_define_ctx *ctx, bsim_model *m, int discrete);
 int bsim_std_lti_model(bsim_define_ctx *ctx, bsim_model *m, int discrete, int n,
                        int nu, int ny, const double *A, const double *B,
                        const double *C, const double *D, const double *x0);
-
-/* Number of elements of a parameter value (0 for an empty matrix). */
-int bsim_std_numel(const bsim_value *v);
-/* The parameter as one finite real scalar in *out; on anything else reports
- * "'name' must be a scalar" through the context and returns -1. */
-int bsim_std_scalar(bsim_define_ctx *ctx, const char *name, double *out);
-/* The parameter as an integer scalar >= min; -1 (reported) otherwise. */
-int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out);
-/* rows x cols computed without overflow into *out; more than
- * BSIM_MAX_ELEMS (block.h) is reported as bad input naming `what` (-1). */
-int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
-                   int *out);
-/* One input and one output of the same, any size (-1 x -2), with
- * feedthrough: the ports of element-wise blocks. */
-int bsim_std_elementwise_model(bsim_define_ctx *ctx, bsim_model *m);
-/* Number of elements of input / output port k, as the scheduler laid them
- * out (rows times columns). */
-int bsim_std_insize(const bsim_block *blk, int k);
-int bsim_std_outsize(const bsim_block *blk, int k);
-/* Report a numeric failure met while computing: recoverable while the
- * integrator runs (it retries with a smaller step), fatal otherwise. */
-void bsim_std_numeric_failure(bsim_block *blk, const char *what);
 
 #endif

@@ -12,7 +12,7 @@ int bsim_cli_blocks(const bsim_library *lib, int argc, char **argv);
 /* Apply -p TARGET=VALUE overrides (each contains '='). 0, or -1 with err. */
 int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
                       bsim_error *err);
-int bsim_cli_solvers(int argc, char **argv);
+int bsim_cli_solvers(const bsim_library *lib, int argc, char **argv);
 /* analyze.c */
 int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv);

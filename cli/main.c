@@ -28,7 +28,9 @@ static const char usage_text[] =
     "                          [--at T] [--export DIR] [-p ...]\n"
     "       blocksim blocks [TYPE | --markdown]\n"
     "       blocksim solvers [NAME]\n"
-    "       blocksim --help | --version\n";
+    "       blocksim --help | --version\n"
+    "every command but --help/--version also takes --blocks PLUGIN.so\n"
+    "(repeatable) and loads the plugins in $BLOCKSIM_PLUGIN_PATH (dir:dir)\n";
 
 int bsim_cli_usage(const char *fmt, const char *arg) {
   fputs("blocksim: ", stderr);
@@ -302,8 +304,49 @@ static int dispatch(const bsim_library *lib, const char *cmd, int argc,
   if (strcmp(cmd, "blocks") == 0) return bsim_cli_blocks(lib, argc, argv);
   if (strcmp(cmd, "analyze") == 0) return bsim_cli_analyze(lib, argc, argv);
   if (strcmp(cmd, "linearize") == 0) return bsim_cli_linearize(lib, argc, argv);
-  if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(argc, argv);
+  if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(lib, argc, argv);
   return bsim_cli_usage("unknown command '%s'", cmd);
+}
+
+/* The library every command works with: the standard blocks, the plugins
+ * of BLOCKSIM_PLUGIN_PATH, then those of --blocks options, which are taken
+ * out of argv (*argc shrinks) wherever they stand. NULL after reporting. */
+static bsim_library *make_library(int *argc, char **argv, int *status) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_library *lib = bsim_library_create(&err);
+  const char *env = getenv("BLOCKSIM_PLUGIN_PATH");
+  if (lib && env && bsim_library_load_dirs(lib, env, &err) != 0) {
+    bsim_error env_err;
+    bsim_error_clear(&env_err);
+    bsim_error_set(&env_err, err.status, "BLOCKSIM_PLUGIN_PATH: %s",
+                   err.message);
+    err = env_err;
+    bsim_library_free(lib);
+    lib = NULL;
+  }
+  int kept = 0;
+  for (int i = 0; lib && i < *argc; i++) {
+    if (strcmp(argv[i], "--blocks") != 0) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= *argc) {
+      bsim_library_free(lib);
+      *status = bsim_cli_usage("%s", "--blocks needs the path of a plugin");
+      return NULL;
+    }
+    if (bsim_library_load(lib, argv[++i], &err) != 0) {
+      bsim_library_free(lib);
+      lib = NULL;
+    }
+  }
+  if (!lib) {
+    *status = bsim_cli_report(&err);
+    return NULL;
+  }
+  *argc = kept;
+  return lib;
 }
 
 int main(int argc, char **argv) {
@@ -318,14 +361,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "--version") == 0) {
-    puts("blocksim 0.1.0");
+    printf("blocksim %s (block ABI %d)\n", bsim_version(), bsim_abi_version());
     return 0;
   }
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_library *lib = bsim_library_create(&err);
-  if (!lib) return bsim_cli_report(&err);
-  int rc = dispatch(lib, cmd, argc - 2, argv + 2);
+  int rc = 0, nargs = argc - 2;
+  bsim_library *lib = make_library(&nargs, argv + 2, &rc);
+  if (!lib) return rc;
+  rc = dispatch(lib, cmd, nargs, argv + 2);
   bsim_library_free(lib);
   return rc;
 }

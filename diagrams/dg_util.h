@@ -34,6 +34,17 @@ int dg_override_resolve(const bsim_diagram *d, const char *target,
                         dg_diagram **level, dg_block **block,
                         const char **param, bsim_error *err);
 
+/* The whole file at path, NUL-terminated, its length in *len; NULL with
+ * err set (status 2 naming the path and the reason) when it cannot be
+ * read. diagrams/file.c. */
+char *dg_slurp(const char *path, size_t *len, bsim_error *err);
+
+/* Load the plugin a diagram names (path relative to the diagram file's
+ * folder unless absolute) into lib; a failure is reported at file:line.
+ * 0 or -1. diagrams/libraries.c. */
+int dg_load_plugin(bsim_library *lib, const char *file, int line,
+                   const char *path, bsim_error *err);
+
 /* Port size inference over a flat diagram whose links are final. link_lines
  * gives the source line of each data link (for messages). 0, or -1 with err
  * set. Implemented in diagrams/sizes.c. */

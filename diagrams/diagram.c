@@ -50,6 +50,7 @@ void bsim_diagram_free(bsim_diagram *d) {
     free(d->observes[i].signal.block);
   }
   free(d->observes);
+  bsim_library_release(d->lib);
   free(d);
 }
 

@@ -75,8 +75,9 @@ typedef struct dg_settings {
 
 struct bsim_diagram {
   char *file; /* path as given, for messages */
-  /* The block types the diagram was read against (the caller's library,
-   * which outlives the diagram and everything made from it). */
+  /* The block types the diagram was read against: a reference to the
+   * caller's library, or to a child of it holding the plugins the file
+   * names (<library path>). Readers set it before resolving any type. */
   const bsim_library *lib;
   dg_diagram *root;
   dg_settings settings;

@@ -38,7 +38,8 @@ typedef struct bsim_flat_observe {
 
 typedef struct bsim_flat {
   char *file; /* a copy: the flat diagram outlives the diagram it came from */
-  const bsim_library *lib; /* the diagram's: types point into it */
+  const bsim_library *lib; /* a reference to the diagram's: types point
+                              into it, so it lives as long as this */
   bsim_flat_block *blocks;
   int nblocks;
   bsim_flat_link *links; /* data links, one per (source, destination) */

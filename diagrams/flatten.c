@@ -134,7 +134,8 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
   if (!t) {
     bsim_error_set(f->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s': unknown block type '%s' (hint: run "
-                   "`blocksim blocks` to list the known types)",
+                   "`blocksim blocks` to list the known types; a plugin's "
+                   "types need --blocks PLUGIN.so or <library path>)",
                    f->file, b->line, b->id, b->type);
     return -1;
   }
@@ -514,7 +515,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   if (rc == 0) {
     out->file = strdup(d->file ? d->file : "");
     if (!out->file) rc = dg_fl_nomem(&f);
-    out->lib = d->lib;
+    out->lib = bsim_library_retain(d->lib);
     out->settings = d->settings;
     out->settings.solver = NULL;
     /* the run takes solver parameters from the diagram itself; the flat
@@ -564,5 +565,6 @@ void bsim_flat_free(bsim_flat *f) {
   free(f->observes);
   free(f->settings.solver);
   free(f->file);
+  bsim_library_release(f->lib);
   free(f);
 }

@@ -50,6 +50,7 @@ static const attr_rule attr_rules[] = {
     {"link", 2, {"from", "to"}},
     {"activation", 2, {"from", "to"}},
     {"observe", 2, {"name", "signal"}},
+    {"library", 1, {"path"}},
 };
 
 typedef struct reader {
@@ -163,7 +164,8 @@ static int check_block(reader *r, const dg_block *b) {
   if (!t) {
     bsim_error_set(r->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s': unknown block type '%s' (hint: run "
-                   "`blocksim blocks` to list the known types)",
+                   "`blocksim blocks` to list the known types; a plugin's "
+                   "types need --blocks PLUGIN.so or <library path>)",
                    r->file, b->line, b->id, b->type);
     return -1;
   }
@@ -421,45 +423,6 @@ static dg_diagram *read_level(reader *r, xmlNodePtr node, bsim_diagram *top,
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
 
-/* The whole file in memory: libxml2's own file opening reports failures
- * through its global handlers, which we must not use. */
-static char *slurp(const char *path, size_t *len, bsim_error *err) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "%s: cannot open: %s", path,
-                   strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, fp);
-    if (n < cap) break;
-    char *grown = cap > (size_t)INT32_MAX / 2 ? NULL : realloc(buf, cap * 2);
-    if (!grown) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = grown;
-    cap *= 2;
-  }
-  int failed = ferror(fp);
-  fclose(fp);
-  if (!buf) {
-    bsim_error_set(err, BSIM_ERR_NOMEM, "%s: out of memory or file too large",
-                   path);
-    return NULL;
-  }
-  if (failed) {
-    free(buf);
-    bsim_error_set(err, BSIM_ERR_INPUT, "%s: read error", path);
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
-
 /* The first element, in document order, that lacks a required attribute or
  * carries an unknown one: 1 with a message, else 0. */
 static int diagnose(xmlNodePtr n, char *msg, size_t len, int *line) {
@@ -542,6 +505,27 @@ static int validate(const char *file, xmlDocPtr doc, bsim_error *err) {
   return rc;
 }
 
+/* The diagram's own plugins (<library path>, at the top level) go into a
+ * child of the caller's library, which they must not change. The result
+ * is a reference the diagram owns, NULL on error. */
+static const bsim_library *read_libraries(reader *r, xmlNodePtr root,
+                                          const bsim_library *lib) {
+  bsim_library *own = NULL;
+  for (xmlNodePtr c = root->children; c; c = c->next) {
+    if (!is_elem(c, "library")) continue;
+    char *p = attr(c, "path");
+    if (!own && p) own = bsim_library_create_child(lib, r->err);
+    int rc = p && own ? dg_load_plugin(own, r->file, line_of(c), p, r->err)
+                      : (p ? -1 : (nomem(r), -1));
+    free(p);
+    if (rc) {
+      bsim_library_free(own);
+      return NULL;
+    }
+  }
+  return own ? own : bsim_library_retain(lib);
+}
+
 static void init_settings(dg_settings *s) {
   s->final_time = -1.0;
   s->rtol = -1.0;
@@ -569,7 +553,7 @@ bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
   /* Idempotent; lets libxml2 set up its tables before any parse. */
   xmlInitParser();
   size_t len = 0;
-  char *text = slurp(path, &len, err);
+  char *text = dg_slurp(path, &len, err);
   if (!text) return NULL;
   bsim_diagram *d = NULL;
   first_error fe = {0};
@@ -592,12 +576,13 @@ bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
   reader r = {path, lib, err};
   d = calloc(1, sizeof *d);
   if (!d || !(d->file = strdup(path))) {
-    nomem(&r);
+    free(d);
+    d = nomem(&r);
     goto done;
   }
-  d->lib = lib;
   init_settings(&d->settings);
-  d->root = read_level(&r, xmlDocGetRootElement(doc), d, NULL);
+  d->lib = r.lib = read_libraries(&r, xmlDocGetRootElement(doc), lib);
+  if (d->lib) d->root = read_level(&r, xmlDocGetRootElement(doc), d, NULL);
   if (!d->root) {
     bsim_diagram_free(d);
     d = NULL;

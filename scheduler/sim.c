@@ -33,15 +33,17 @@ void bsim_options_init(bsim_options *o) {
   o->nsolver_params = 0;
 }
 
-const char *bsim_solver_at(size_t i, const char **summary) {
-  const bsim_engine_type *t = bsim_engine_at(i);
+const char *bsim_solver_at(const bsim_library *lib, size_t i,
+                           const char **summary) {
+  const bsim_engine_type *t = bsim_library_engine_at(lib, i, NULL);
   if (summary) *summary = t ? t->summary : NULL;
   return t ? t->name : NULL;
 }
 
-int bsim_solver_param_at(const char *solver, size_t i,
+int bsim_solver_param_at(const bsim_library *lib, const char *solver, size_t i,
                          bsim_solver_param_doc *out) {
-  const bsim_engine_type *t = solver ? bsim_engine_find(solver) : NULL;
+  const bsim_engine_type *t =
+      solver ? bsim_library_engine_find(lib, solver) : NULL;
   if (!t || i >= (size_t)t->nparams) return -1;
   const bsim_engine_param *p = &t->params[i];
   out->name = p->name;
@@ -52,10 +54,10 @@ int bsim_solver_param_at(const char *solver, size_t i,
   return 0;
 }
 
-static void engine_names(char *names, size_t len) {
+static void engine_names(const bsim_library *lib, char *names, size_t len) {
   const bsim_engine_type *e;
   names[0] = '\0';
-  for (size_t i = 0; (e = bsim_engine_at(i)) != NULL; i++) {
+  for (size_t i = 0; (e = bsim_library_engine_at(lib, i, NULL)) != NULL; i++) {
     if (i) strncat(names, ", ", len - strlen(names) - 1);
     strncat(names, e->name, len - strlen(names) - 1);
   }
@@ -237,10 +239,10 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES, n);
     return -1;
   }
-  s->engine = bsim_engine_find(solver);
+  s->engine = bsim_library_engine_find(s->flat->lib, solver);
   if (!s->engine) {
     char names[512];
-    engine_names(names, sizeof names);
+    engine_names(s->flat->lib, names, sizeof names);
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: unknown solver '%s' (valid: %s; hint: `blocksim "
                    "solvers` describes them)",

@@ -1,14 +1,20 @@
 /*
- * Block libraries: the set of block types a diagram may use, as an object
- * the caller creates and passes to loading, rather than a table the whole
- * process shares. One library starts with the standard blocks and grows
- * with the caller's own types and plugins, so that two programs (or two
- * threads of one) can run diagrams against different sets of blocks.
+ * Block libraries: the set of block types (and extra engines) a diagram may
+ * use, as an object the caller creates and passes to loading, rather than a
+ * table the whole process shares. One library starts with the standard
+ * blocks and grows with the caller's own types and plugins, so that two
+ * programs (or two threads of one) can run diagrams against different sets
+ * of blocks.
  *
- * Ownership: whoever creates a library frees it, after every diagram and
- * every sim made with it (they keep pointers into it). A library is read
- * concurrently without locks; adding types to it while another thread
- * loads or runs a diagram with it is not allowed.
+ * Ownership: libraries are shared by reference count. bsim_library_create
+ * gives the caller one reference, which bsim_library_free drops; every
+ * diagram loaded with a library, every sim or analysis made from it and
+ * every child library holds its own, so the order in which they are freed
+ * does not matter: the library (and the plugins it loaded) goes with the
+ * last reference. The count is the only part that changes once a library
+ * is shared, atomically: a library is read by several threads at once
+ * without locks, but adding types or plugins to it while another thread
+ * uses it is not allowed (give that thread a child library instead).
  */
 #ifndef BLOCKSIM_LIBRARY_H
 #define BLOCKSIM_LIBRARY_H
@@ -16,6 +22,7 @@
 #include <stddef.h>
 
 #include "block.h"
+#include "engine.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -27,7 +34,18 @@ typedef struct bsim_library bsim_library;
 /* A library holding the standard blocks. NULL when out of memory (err
  * says so). */
 bsim_library *bsim_library_create(bsim_error *err);
+/* An empty library on top of parent (which it keeps a reference to):
+ * lookups and listings see the parent's types first, then its own; names
+ * it adds must be new to both. A diagram's <library> plugins live in one,
+ * so that they never change the caller's library. */
+bsim_library *bsim_library_create_child(const bsim_library *parent,
+                                        bsim_error *err);
+/* Drop the caller's reference (NULL is ignored). */
 void bsim_library_free(bsim_library *lib);
+/* Take / drop one more reference, for objects that keep a library (a
+ * diagram, a sim). retain returns lib. */
+const bsim_library *bsim_library_retain(const bsim_library *lib);
+void bsim_library_release(const bsim_library *lib);
 
 /* Register n block types. The descriptors are not copied: they, and
  * everything they point to, must stay valid and unchanged as long as the
@@ -56,6 +74,46 @@ const bsim_block_type *bsim_library_find(const bsim_library *lib,
  * the host program added itself. */
 const bsim_block_type *bsim_library_type_at(const bsim_library *lib, size_t i,
                                             const char **origin);
+
+/* ------------------------------------------------------------------ */
+/* Plugins (blocks/plugin.c; writing one: blocksim/plugin.h)           */
+/* ------------------------------------------------------------------ */
+
+/* Load the plugin at `path` (dlopen; a path without '/' is taken relative
+ * to the current directory, never searched for) and run its
+ * bsim_plugin_init, which registers its types (origin: the path) and
+ * engines. Loading a plugin the library (or its parent) already holds
+ * does nothing. Status BSIM_ERR_INPUT, with the path and the reason, for a
+ * file that cannot be loaded, a missing entry point, a plugin built for
+ * another ABI (BSIM_ABI_VERSION), a name clash or a failing init; nothing
+ * it registered then stays. 0 or -1. */
+int bsim_library_load(bsim_library *lib, const char *path, bsim_error *err);
+
+/* Load every "*.so" file of each directory of a ':'-separated list, in
+ * name order (BLOCKSIM_PLUGIN_PATH's format; empty entries are skipped).
+ * A directory that cannot be read is an error, as is any plugin's. */
+int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
+                           bsim_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Engines (scheduler/engines.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/* Register an integrator (descriptor not copied, as for types). Its name
+ * must differ from the built-in engines' and other plugins'. 0 or -1
+ * (status BSIM_ERR_INPUT). */
+int bsim_library_add_engine(bsim_library *lib, const bsim_engine_type *e,
+                            bsim_error *err);
+
+/* The engines a run with this library may choose, built-in ones first
+ * (the first is the default), then those of plugins in registration
+ * order; *origin as for types ("standard" for built-ins). NULL past the
+ * end. */
+const bsim_engine_type *bsim_library_engine_at(const bsim_library *lib,
+                                               size_t i, const char **origin);
+/* By name; NULL or "" gives the default. NULL when unknown. */
+const bsim_engine_type *bsim_library_engine_find(const bsim_library *lib,
+                                                 const char *name);
 
 #ifdef __cplusplus
 }

@@ -353,15 +353,15 @@ static void test_params(void) {
 
   /* The public listing agrees with the engine table. */
   const char *summary = NULL;
-  CHECK(bsim_solver_at(0, &summary) &&
-            strcmp(bsim_solver_at(0, NULL), "ida") == 0 && summary,
+  CHECK(bsim_solver_at(NULL, 0, &summary) &&
+            strcmp(bsim_solver_at(NULL, 0, NULL), "ida") == 0 && summary,
         "first solver");
   bsim_solver_param_doc doc;
-  CHECK(bsim_solver_param_at("ida", 0, &doc) == 0 &&
+  CHECK(bsim_solver_param_at(NULL, "ida", 0, &doc) == 0 &&
             strcmp(doc.name, "linear-solver") == 0 &&
             strstr(doc.choices, "klu"),
         "ida parameter 0");
-  CHECK(bsim_solver_param_at("nosuch", 0, &doc) == -1, "unknown solver");
+  CHECK(bsim_solver_param_at(NULL, "nosuch", 0, &doc) == -1, "unknown solver");
 }
 
 int main(void) {

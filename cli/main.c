@@ -18,6 +18,7 @@ static const char usage_text[] =
     "                    [--samples N] [--log-spacing] [--stats]\n"
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
+    "                    [--allow-nonfinite]\n"
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
@@ -97,6 +98,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
       a->stats = 1;
     } else if (strcmp(arg, "--log-spacing") == 0) {
       a->opt.spacing = BSIM_SPACING_LOG;
+    } else if (strcmp(arg, "--allow-nonfinite") == 0) {
+      a->opt.allow_nonfinite = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       static const char *const with_value[] = {"-o",
                                                "-p",

@@ -14,6 +14,7 @@
  * a walk over "which link feeds this input" until a non-port node is met;
  * an activation is followed forwards to every leaf event input it reaches.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,15 +91,32 @@ static int eval_params(fl *f, const dg_block *b, const char *path,
       if (!(values[i].str = strdup(text))) return dg_fl_nomem(f);
       continue;
     }
+    const char *origin = ovr || (given && !given->line) ? " (set by override)"
+                         : given                        ? ""
+                                                        : " (default)";
     char msg[512];
     if (bsim_expr_eval(text, scope, &values[i], msg, sizeof msg) != 0) {
       bsim_error_set(f->err, BSIM_ERR_INPUT,
                      "%s:%d: block '%s' parameter '%s'%s: %s (in '%s')",
-                     f->file, line, path, s->name,
-                     ovr || (given && !given->line) ? " (set by override)"
-                     : given                        ? ""
-                                                    : " (default)",
-                     msg, text);
+                     f->file, line, path, s->name, origin, msg, text);
+      return -1;
+    }
+    /* 0/0, 1/0, %nan, 10^400: no block means them, and they would come
+     * out as rows of NaN with status 0 */
+    long n = (long)values[i].rows * values[i].cols;
+    for (long k = 0; k < n; k++) {
+      double v = values[i].v[k];
+      if (isfinite(v)) continue;
+      char at[48] = "";
+      if (n > 1) snprintf(at, sizeof at, " (element %ld)", k + 1);
+      bsim_error_set(f->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' parameter '%s'%s: '%s' gives %s%s "
+                     "(hint: parameters must be finite numbers)",
+                     f->file, line, path, s->name, origin, text,
+                     isnan(v) ? "NaN"
+                     : v > 0  ? "+inf"
+                              : "-inf",
+                     at);
       return -1;
     }
   }

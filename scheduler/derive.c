@@ -32,6 +32,7 @@ bsim_sim *bsim_sim_derive(const bsim_sim *base, const bsim_diagram *d,
   s->models = NULL;
   s->sources = NULL;
   s->data = NULL;
+  s->own_times = NULL;
   s->filled = 0;
   s->stop_after_start = 0;
   s->final_y = s->final_yp = NULL;

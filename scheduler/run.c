@@ -173,6 +173,7 @@ static int record_due(run_state *r, bsim_error *err) {
          r->s->times[r->next_sample] <= r->t + eps) {
     bsim_run_bind(r->run, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
     if (bsim_run_outputs(r->run, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
+    if (!r->s->allow_nonfinite && bsim_run_check_finite(r, err) != 0) return -1;
     record_sample(r);
   }
   return 0;

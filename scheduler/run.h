@@ -44,6 +44,9 @@ int bsim_run_schedule(run_state *r, int blk, bsim_error *err);
  * the number served, or -1. */
 int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err);
 int bsim_run_serve_roots(run_state *r, bsim_error *err);
+/* finite.c: every output buffer finite, or -1 with err naming the first
+ * block whose output is NaN or infinite. */
+int bsim_run_check_finite(run_state *r, bsim_error *err);
 /* Snapshot / compare what the continuous part sees. */
 void bsim_run_snapshot(run_state *r);
 int bsim_run_unchanged(const run_state *r);

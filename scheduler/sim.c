@@ -28,6 +28,7 @@ void bsim_options_init(bsim_options *o) {
   o->solver = NULL;
   o->max_events_per_instant = -1;
   o->max_fast_restarts = -1;
+  o->allow_nonfinite = 0;
   o->solver_param_names = NULL;
   o->solver_param_values = NULL;
   o->nsolver_params = 0;
@@ -139,7 +140,7 @@ nomem:
 static int sample_times(bsim_sim *s) {
   long n = (long)s->nrows;
   if (s->times) return 0;
-  s->times = malloc(sizeof(double) * (size_t)n);
+  s->times = s->own_times = malloc(sizeof(double) * (size_t)n);
   if (!s->times) return -1;
   double span = s->tf - s->t0;
   for (long i = 0; i < n; i++) {
@@ -194,6 +195,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   s->t0 = 0.0;
   s->max_events = o ? o->max_events_per_instant : -1;
   s->max_fast_restarts = o ? o->max_fast_restarts : -1;
+  s->allow_nonfinite = o ? o->allow_nonfinite : 0;
   s->tf = o && o->final_time >= 0 ? o->final_time : ds->final_time;
   s->rtol = o && o->rtol >= 0 ? o->rtol
             : ds->rtol >= 0   ? ds->rtol
@@ -301,6 +303,7 @@ void bsim_sim_free(bsim_sim *s) {
   bsim_run_free(s->run);
   free(s->sources);
   free(s->data);
+  free(s->own_times);
   for (int i = 0; s->models && i < s->flat->nblocks; i++)
     if (s->models[i]) {
       bsim_model_clear(s->models[i]);
@@ -312,7 +315,6 @@ void bsim_sim_free(bsim_sim *s) {
       free(s->names[c]);
     free(s->names);
     free(s->colsrc);
-    free(s->times);
     for (int i = 0; i < s->nparams; i++) {
       free(s->param_names[i]);
       free(s->param_values[i]);

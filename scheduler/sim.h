@@ -27,9 +27,12 @@ struct bsim_sim {
   int nparams;
   double t0, tf, rtol, atol;
   long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
+  int allow_nonfinite;                /* bsim_options.allow_nonfinite */
   size_t nrows;                       /* samples */
   int spacing;                        /* bsim_spacing */
-  double *times; /* allocated by the run: `check` needs none */
+  double *times;     /* made by the first run: `check` needs none */
+  double *own_times; /* what this sim allocated for times (derived sims
+                        made before their base ran make their own) */
 
   size_t ncols; /* observed scalar columns */
   char **names;

@@ -89,6 +89,10 @@ typedef struct bsim_options {
   const char *const *solver_param_names;
   const char *const *solver_param_values;
   int nsolver_params;
+  /* 0 (default): a block output that is NaN or infinite at a sample time
+   * fails the run (status 1) naming the block and the time; 1 lets such
+   * values through to the results. */
+  int allow_nonfinite;
 } bsim_options;
 
 void bsim_options_init(bsim_options *o);

@@ -105,3 +105,12 @@ expect_csv("${RUN_OUT}" "time,x" 3 "--rtol --atol")
 # Vector signals give one column per element.
 expect_ok(run "${E2E}/clss.xml" --samples 3)
 expect_csv("${RUN_OUT}" "time,y,x[1],x[2]" 3 "vector columns")
+
+# --allow-nonfinite: a block output that overflows (1e308 t at t = 2) is
+# written as inf instead of failing the run (tests/bad_input/
+# output_inf_late.xml is the same diagram without the option: status 1).
+get_filename_component(corpus "${DATA}/../bad_input" ABSOLUTE)
+expect_ok(run "${corpus}/output_inf_late.xml" --allow-nonfinite)
+expect_csv("${RUN_OUT}" "time,y" 4 "--allow-nonfinite")
+list(GET CSV_ROWS 2 r)
+expect_match("${r}" "^2,inf$" "--allow-nonfinite: y(2)")

@@ -157,7 +157,16 @@ void bsim_nrand_pair(int *seed, double pair[2]);
  * longer fit an int. Larger inputs are refused as bad input. */
 enum { BSIM_MAX_ELEMS = 10000000 };
 
-typedef enum { BSIM_PARAM_REAL = 0, BSIM_PARAM_STRING = 1 } bsim_param_kind;
+/* What a parameter's text means. REAL: an expression giving a real matrix.
+ * STRING: the text itself. POLY: a polynomial, written as a coefficient
+ * vector (highest power first) or as an expression in s, z, %s or %z
+ * ("1+2*s+s^2", "(1+s)*(2+s)", "poly([1 2],'s','c')"); the define step
+ * sees the coefficient row vector, highest power first, either way. */
+typedef enum {
+  BSIM_PARAM_REAL = 0,
+  BSIM_PARAM_STRING = 1,
+  BSIM_PARAM_POLY = 2
+} bsim_param_kind;
 
 /* A parameter value: a real matrix (column-major, as Scilab stores it), or a
  * string for BSIM_PARAM_STRING parameters. */

@@ -203,10 +203,12 @@ static void dsslti_fn(bsim_block *blk, int flag) {
 }
 
 static const bsim_param_spec dlr_params[] = {
-    {"num", BSIM_PARAM_REAL, "[1]",
-     "numerator coefficients, highest power of z first"},
-    {"den", BSIM_PARAM_REAL, "[1 1]",
-     "denominator coefficients, highest power of z first"},
+    {"num", BSIM_PARAM_POLY, "[1]",
+     "numerator: a polynomial in z (\"1+z\") or its coefficients, highest "
+     "power first"},
+    {"den", BSIM_PARAM_POLY, "[1 1]",
+     "denominator: a polynomial in z (\"0.5+z\") or its coefficients, "
+     "highest power first"},
 };
 
 static int dlr_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -214,8 +216,9 @@ static int dlr_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 #define DLR_DOC                                                                \
-  "A SISO discrete transfer function num(z)/den(z), coefficient vectors\n"     \
-  "highest power first (num = [1], den = [1 -0.5] is 1/(z - 0.5)). It must\n"  \
+  "A SISO discrete transfer function num(z)/den(z), polynomials in z as\n"     \
+  "Xcos's dialog takes them (num = 1, den = z-0.5) or coefficient vectors\n"   \
+  "highest power first (den = [1 -0.5]): 1/(z - 0.5). It must\n"               \
   "be proper. At each activation y = C x + D u is output, then the state\n"    \
   "moves to x+ = A x + B u. Realised as Scilab's DLR does: the\n"              \
   "controllable canonical form of cont_frm with den made monic.\n"             \
@@ -225,7 +228,8 @@ static int dlr_define(bsim_define_ctx *ctx, bsim_model *m) {
 static const bsim_block_type bsim_type_DLR = {
     "DLR",      "dsslti4",  "Discrete transfer function num(z)/den(z).",
     DLR_DOC,    dlr_params, 2,
-    dlr_define, dsslti_fn,  0};
+    dlr_define, dsslti_fn,  0,
+    "num,den"};
 
 static const bsim_block_type bsim_type_DLR_f = {
     "DLR_f",
@@ -236,7 +240,8 @@ static const bsim_block_type bsim_type_DLR_f = {
     2,
     dlr_define,
     dsslti_fn,
-    0};
+    0,
+    "num,den"};
 
 static int dlss_define(bsim_define_ctx *ctx, bsim_model *m) {
   return bsim_std_ss_model(ctx, m, 1);

@@ -337,10 +337,12 @@ const bsim_block_type bsim_type_CLSS = {
     BSIM_TYPE_JACOBIAN};
 
 const bsim_param_spec bsim_std_tf_params[2] = {
-    {"num", BSIM_PARAM_REAL, "[1]",
-     "numerator coefficients, highest power of s first"},
-    {"den", BSIM_PARAM_REAL, "[1 1]",
-     "denominator coefficients, highest power of s first"},
+    {"num", BSIM_PARAM_POLY, "[1]",
+     "numerator: a polynomial in s (\"1+s\") or its coefficients, highest "
+     "power first"},
+    {"den", BSIM_PARAM_POLY, "[1 1]",
+     "denominator: a polynomial in s (\"1+s\") or its coefficients, "
+     "highest power first"},
 };
 
 static int clr_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -351,8 +353,9 @@ const bsim_block_type bsim_type_CLR = {
     "CLR",
     "csslti4",
     "Continuous transfer function num(s)/den(s).",
-    "A SISO transfer function given by its coefficient vectors, highest\n"
-    "power first (num = [1], den = [1 2 1] is 1/(s^2+2s+1)). It must be\n"
+    "A SISO transfer function given by polynomials in s, as Xcos's dialog\n"
+    "takes them (num = 1, den = 1+2*s+s^2), or by coefficient vectors,\n"
+    "highest power first (den = [1 2 1]): 1/(s^2+2s+1). It must be\n"
     "proper (deg num <= deg den). Realised as Scilab's CLR does: the\n"
     "controllable canonical form of cont_frm with den made monic.\n"
     "Run-time layout: as CLSS, rpar = [A(:); B(:); C(:); D], x0 = zeros,\n"
@@ -361,4 +364,5 @@ const bsim_block_type bsim_type_CLR = {
     2,
     clr_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "num,den"};

@@ -57,7 +57,9 @@ static void print_params(const bsim_block_type *t, int full) {
     const bsim_param_spec *p = &t->params[i];
     if (full)
       printf("  %-12s %-7s default %-10s %s\n", p->name,
-             p->kind == BSIM_PARAM_STRING ? "string" : "real",
+             p->kind == BSIM_PARAM_STRING ? "string"
+             : p->kind == BSIM_PARAM_POLY ? "poly"
+                                          : "real",
              p->default_expr ? p->default_expr : "(required)", p->doc);
     else
       printf("%s%s=%s", i ? ", " : " ", p->name,
@@ -157,6 +159,7 @@ static int blocks_markdown(const bsim_library *lib) {
           printf("(required)");
         printf(" | ");
         if (p->kind == BSIM_PARAM_STRING) printf("(text) ");
+        if (p->kind == BSIM_PARAM_POLY) printf("(polynomial) ");
         md_cell(p->doc);
         printf(" |\n");
       }

@@ -25,10 +25,8 @@ int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
                      t->name, ps->name);
       goto done;
     }
-    if (ps->kind == BSIM_PARAM_STRING) {
-      vals[i].str = (char *)ps->default_expr;
-    } else if (bsim_expr_eval(ps->default_expr, NULL, &vals[i], msg,
-                              sizeof msg) != 0) {
+    if (bsim_expr_eval_param(ps->kind, ps->default_expr, NULL, &vals[i], msg,
+                             sizeof msg) != 0) {
       bsim_error_set(err, BSIM_ERR_INPUT, "%s: default of '%s': %s", t->name,
                      ps->name, msg);
       goto done;
@@ -38,7 +36,7 @@ int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
   rc = bsim_define_run(&ctx, m);
 done:
   for (int i = 0; i < t->nparams; i++)
-    if (t->params[i].kind != BSIM_PARAM_STRING) bsim_value_clear(&vals[i]);
+    bsim_value_clear(&vals[i]);
   free(vals);
   return rc;
 }

@@ -22,6 +22,7 @@ void dg_diagram_free(dg_diagram *d) {
   if (!d) return;
   free(d->name);
   free(d->script);
+  free_params(d->pinned, d->npinned);
   free_params(d->context, d->ncontext);
   for (int i = 0; i < d->nblocks; i++) {
     dg_block *b = &d->blocks[i];
@@ -173,6 +174,21 @@ nomem:
   return -1;
 }
 
+/* A context variable of a level: a <var> of that name takes the new
+ * expression in place (later <var>s see it); otherwise, if the level has a
+ * script, the value is pinned before the script runs (the script's own
+ * assignment of the name is then ignored, and exists() sees it); otherwise
+ * it is appended as a new <var>. */
+static int set_context(dg_diagram *level, const char *name, const char *value,
+                       bsim_error *err) {
+  for (int i = 0; i < level->ncontext; i++)
+    if (strcmp(level->context[i].name, name) == 0)
+      return set_param(&level->context, &level->ncontext, name, value, err);
+  if (level->script)
+    return set_param(&level->pinned, &level->npinned, name, value, err);
+  return set_param(&level->context, &level->ncontext, name, value, err);
+}
+
 /* "x, g, inner" — the ids of a level, for the hint of a bad path. */
 static void list_ids(const dg_diagram *d, char *buf, size_t n) {
   size_t used = 0;
@@ -280,5 +296,5 @@ int bsim_diagram_override(bsim_diagram *d, const char *target,
     return -1;
   if (block)
     return set_param(&block->params, &block->nparams, param, value, err);
-  return set_param(&level->context, &level->ncontext, param, value, err);
+  return set_context(level, param, value, err);
 }

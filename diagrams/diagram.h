@@ -50,7 +50,14 @@ struct dg_diagram {
   /* Scilab statements run before the <var>s of this level (an Xcos
    * context, or a native <script>); NULL when there are none. */
   char *script;
+  /* File line of the script's first line (messages number statements
+   * from it); 0 when the text has no place in a file (an Xcos context
+   * array): statements are then numbered from 1. */
   int script_line;
+  /* Context variables set by overrides (-p VAR=V) that the script would
+   * assign: set before the script runs, which cannot change them. */
+  dg_param *pinned;
+  int npinned;
   dg_param *context; /* <var name value> in order; later may use earlier */
   int ncontext;
   dg_block *blocks;
@@ -79,6 +86,9 @@ struct bsim_diagram {
    * caller's library, or to a child of it holding the plugins the file
    * names (<library path>). Readers set it before resolving any type. */
   const bsim_library *lib;
+  /* Expressions follow Scilab where the native format differs (eye(3) is
+   * 1x1): set by readers of Scilab's formats (expr.h). */
+  int scilab;
   dg_diagram *root;
   dg_settings settings;
   dg_observe *observes;

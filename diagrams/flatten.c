@@ -87,20 +87,21 @@ static int eval_params(fl *f, const dg_block *b, const char *path,
                      f->file, b->line, path, t->name, s->name, s->name);
       return -1;
     }
-    if (s->kind == BSIM_PARAM_STRING) {
-      if (!(values[i].str = strdup(text))) return dg_fl_nomem(f);
-      continue;
-    }
     const char *origin = ovr || (given && !given->line) ? " (set by override)"
                          : given                        ? ""
                                                         : " (default)";
-    char msg[512];
-    if (bsim_expr_eval(text, scope, &values[i], msg, sizeof msg) != 0) {
+    char msg[1024];
+    int rc =
+        bsim_expr_eval_param(s->kind, text, scope, &values[i], msg, sizeof msg);
+    if (rc != 0) {
       bsim_error_set(f->err, BSIM_ERR_INPUT,
                      "%s:%d: block '%s' parameter '%s'%s: %s (in '%s')",
                      f->file, line, path, s->name, origin, msg, text);
-      return -1;
+      /* BSIM_EXPR_UNKNOWN: the value depends on a context statement that
+       * failed; an Xcos reader may use the model stored in the file. */
+      return rc;
     }
+    if (s->kind == BSIM_PARAM_STRING) continue;
     /* 0/0, 1/0, %nan, 10^400: no block means them, and they would come
      * out as rows of NaN with status 0 */
     long n = (long)values[i].rows * values[i].cols;
@@ -316,27 +317,6 @@ static int link_end(fl *f, const dg_link *l, const dg_portref *r, int kind,
   return where[bi];
 }
 
-/* One context variable into the level's scope. */
-static int context_var(fl *f, const dg_diagram *dg, const char *prefix,
-                       bsim_scope *scope, const char *name, const char *expr,
-                       int line) {
-  bsim_value val = {0};
-  char msg[512];
-  int rc = 0;
-  if (bsim_expr_eval(expr, scope, &val, msg, sizeof msg) != 0) {
-    bsim_error_set(
-        f->err, BSIM_ERR_INPUT,
-        "%s:%d: context variable '%s'%s%s%s%s: %s (in '%s')", f->file,
-        line ? line : dg->line, name, *prefix ? " of superblock '" : "", prefix,
-        *prefix ? "'" : "", line ? "" : " (set by override)", msg, expr);
-    rc = -1;
-  } else if (bsim_scope_set(scope, name, &val) != 0) {
-    rc = dg_fl_nomem(f);
-  }
-  bsim_value_clear(&val);
-  return rc;
-}
-
 static int walk_links(fl *f, const dg_diagram *dg, const int *where,
                       const int *isinst) {
   int *idx = dg_block_index(dg);
@@ -386,17 +366,8 @@ int dg_fl_walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
       dg->nblocks ? calloc((size_t)dg->nblocks, sizeof *isinst) : NULL;
   int rc = 0;
   if (!scope || (dg->nblocks && (!where || !isinst))) rc = dg_fl_nomem(f);
-  for (int i = 0; i < dg->ncontext && rc == 0; i++) {
-    const dg_param *v = &dg->context[i];
-    const char *ovr = f->vary ? dg_vary_context(f->vary, dg, v->name) : NULL;
-    rc = context_var(f, dg, prefix, scope, v->name, ovr ? ovr : v->expr,
-                     ovr ? 0 : v->line);
-  }
-  const char *extra, *expr;
-  for (int k = 0; f->vary && rc == 0 &&
-                  (extra = dg_vary_extra(f->vary, dg, k, &expr)) != NULL;
-       k++)
-    rc = context_var(f, dg, prefix, scope, extra, expr, 0);
+  if (rc == 0 && !parent) bsim_scope_set_scilab(scope, f->d->scilab);
+  if (rc == 0) rc = dg_fl_context(f, dg, scope, prefix);
   for (int i = 0; i < dg->nblocks && rc == 0; i++) {
     const dg_block *b = &dg->blocks[i];
     if (!b->sub && f->vary) {

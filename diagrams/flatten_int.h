@@ -88,4 +88,9 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
  * resolve observes. 0 or -1. */
 int dg_fl_join(fl *f, bsim_flat *out, int **lines);
 
+/* Evaluates the context of level dg into scope (flatten's walk, before
+ * the level's blocks): pinned overrides, script, <var>s. 0 or -1. */
+int dg_fl_context(fl *f, const dg_diagram *dg, bsim_scope *scope,
+                  const char *prefix);
+
 #endif

@@ -390,6 +390,16 @@ static dg_diagram *read_level(reader *r, xmlNodePtr node, bsim_diagram *top,
     if (c->type != XML_ELEMENT_NODE) continue;
     if (is_elem(c, "context")) {
       rc = read_params(r, c, "var", &d->context, &d->ncontext);
+      /* The schema allows one <script>, first; its text starts on the
+       * element's line, so script line k is file line script_line+k-1. */
+      xmlNodePtr sc = xmlFirstElementChild(c);
+      if (rc == 0 && sc && is_elem(sc, "script")) {
+        xmlChar *text = xmlNodeGetContent(sc);
+        d->script = text ? strdup((const char *)text) : NULL;
+        xmlFree(text);
+        d->script_line = line_of(sc);
+        rc = d->script ? 0 : (nomem(r), -1);
+      }
     } else if (is_elem(c, "block") || is_elem(c, "superblock")) {
       rc = read_block(r, c, &d->blocks[d->nblocks++]);
     } else if (is_elem(c, "link") || is_elem(c, "activation")) {

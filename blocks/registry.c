@@ -36,6 +36,7 @@ static const struct {
     {bsim_basic_f_types, &bsim_basic_f_ntypes},
     {bsim_random_types, &bsim_random_ntypes},
     {bsim_linear_f_types, &bsim_linear_f_ntypes},
+    {bsim_table_types, &bsim_table_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -74,7 +74,7 @@ extern const bsim_param_spec bsim_std_integral_params[5]; /* linear.c */
 int bsim_std_integral_model(bsim_define_ctx *ctx, bsim_model *m, int vector);
 extern const bsim_param_spec bsim_std_tf_params[2];    /* linear.c */
 void bsim_std_multiplex_fn(bsim_block *blk, int flag); /* routing.c */
-void bsim_std_samphold_fn(bsim_block *blk, int flag); /* discrete.c */
+void bsim_std_samphold_fn(bsim_block *blk, int flag);  /* discrete.c */
 /* MUX (demux = 0) or DEMUX (1) from the parameter `name`: a port count or
  * a vector of sizes, between 2 and max_ports ports. */
 int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
@@ -85,6 +85,9 @@ extern const bsim_block_type *const bsim_basic_f_types[]; /* basic_f.c */
 extern const int bsim_basic_f_ntypes;
 extern const bsim_block_type *const bsim_linear_f_types[]; /* linear_f.c */
 extern const int bsim_linear_f_ntypes;
+extern const bsim_block_type *const bsim_table_types[]; /* tables.c */
+extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
+extern const int bsim_table_ntypes;
 
 /* util.c */
 

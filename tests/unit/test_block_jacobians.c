@@ -140,11 +140,10 @@ static void linear_f(void) {
                      {2, 2, C, NULL},
                      {2, 1, D, NULL},
                      {2, 1, x0, NULL}};
-  simple("CLSS_f", 1, 1, (const int[]){1, 1, 2, 1}, 5, cn, ss, "CLSS_f", -2,
-         2);
+  simple("CLSS_f", 1, 1, (const int[]){1, 1, 2, 1}, 5, cn, ss, "CLSS_f", -2, 2);
   /* TCLSS: u1 then the re-init input (no derivative) */
-  simple("TCLSS", 2, 1, (const int[]){1, 1, 2, 1, 2, 1}, 5, cn, ss, "TCLSS",
-         -2, 2);
+  simple("TCLSS", 2, 1, (const int[]){1, 1, 2, 1, 2, 1}, 5, cn, ss, "TCLSS", -2,
+         2);
   ss[3] = (bsim_value){0, 0, NULL, NULL};
   simple("TCLSS_f", 2, 1, (const int[]){1, 1, 2, 1, 2, 1}, 5, cn, ss,
          "TCLSS_f without D", -2, 2);
@@ -153,17 +152,29 @@ static void linear_f(void) {
          (bsim_value[]){{1, 2, (double[]){2, 1}, NULL},
                         {1, 3, (double[]){1, 1.5, 1}, NULL}},
          "CLR_f (2s+1)/(s^2+1.5s+1)", -2, 2);
-  simple("INTEGRAL", 1, 1, (const int[]){2, 1, 2, 1}, 1,
-         (const char *[]){"x0"}, (bsim_value[]){{1, 2, x0, NULL}}, "INTEGRAL",
-         -2, 2);
+  simple("INTEGRAL", 1, 1, (const int[]){2, 1, 2, 1}, 1, (const char *[]){"x0"},
+         (bsim_value[]){{1, 2, x0, NULL}}, "INTEGRAL", -2, 2);
   simple("INTEGRAL_f", 1, 1, (const int[]){1, 1, 1, 1}, 0, NULL, NULL,
          "INTEGRAL_f", -2, 2);
   simple("CLINDUMMY_f", 0, 0, NULL, 0, NULL, NULL, "CLINDUMMY_f", -2, 2);
 }
 
+/* The tables (blocks/tables.c), inside one segment (the Jacobian of a
+ * piecewise-linear function is its slope there). */
+static void tables(void) {
+  const char *xy[] = {"x", "y"};
+  bsim_value t[] = {{1, 4, (double[]){-1, 0.3, 1.2, 2}, NULL},
+                    {1, 4, (double[]){0.5, -1, 1.5, 0}, NULL}};
+  const int s1[] = {1, 1, 1, 1};
+  simple("LOOKUP_f", 1, 1, s1, 2, xy, t, "LOOKUP_f", 0.4, 1.1);
+  simple("LOOKUP_f", 1, 1, s1, 2, xy, t, "LOOKUP_f extrapolated", 2.5, 3);
+  simple("INTRPLBLK_f", 1, 1, s1, 2, xy, t, "INTRPLBLK_f", -0.9, 0.2);
+}
+
 int main(void) {
   basic_f();
   linear_f();
+  tables();
   const int v3[] = {3, 1, 3, 1}, v3s[] = {3, 1, 1, 1};
   const int v2x3[] = {2, 1, 2, 1, 2, 1, 2, 1};
   /* GAINBLK, scalar and 2 x 3 matrix acting on a 3 x 2 input */

@@ -7,6 +7,7 @@
  * does not show (numeric failures and what they are reported as). The
  * numbers of whole runs against Scilab are in test_xcos_cont.c.
  */
+#include "blocks/spline.h"
 #include "tests/unit/block_harness.h"
 
 static void layouts(void) {
@@ -33,6 +34,21 @@ static void layouts(void) {
       "deriv_demo_watertank.txt",
       "clindummy_f_batch_simulation.txt",
       "samplehold_f_if_block.txt",
+      "lookup_f_table_lookup.txt",
+      "intrplblk_f_tables.txt",
+      "curv_f_temperature_controller.txt",
+      "curv_f_hydraulics.txt",
+      "gensqr_f_if_block.txt",
+      "sawtooth_f_buck_converter.txt",
+      "curve_c_steps.txt",
+      "curve_c_linear.txt",
+      "curve_c_order2.txt",
+      "curve_c_not_a_knot.txt",
+      "curve_c_periodic.txt",
+      "curve_c_monotone.txt",
+      "curve_c_fast.txt",
+      "curve_c_clamped.txt",
+      "curve_c_cleaned.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -89,6 +105,60 @@ static void linear_f(void) {
                               {1, 3, (double[]){1, 1, 1}, NULL},
                               SCALAR(-1)},
                "'max'");
+}
+
+/* Tables refuse what Xcos's dialogs refuse, and what would make Xcos read
+ * past its data (INTRPLBLK_f with one point, CURVE_c's quadratic with two
+ * points). */
+static void table_errors(void) {
+  const char *xy[] = {"x", "y"};
+  define_fails("LOOKUP_f", 2, xy,
+               (bsim_value[]){{1, 3, (double[]){0, 2, 1}, NULL},
+                              {1, 3, (double[]){0, 1, 2}, NULL}},
+               "strictly increasing");
+  define_fails("INTRPLBLK_f", 2, xy,
+               (bsim_value[]){{1, 2, (double[]){0, 1}, NULL},
+                              {1, 3, (double[]){0, 1, 2}, NULL}},
+               "as many elements");
+  define_fails("INTRPLBLK_f", 2, xy, (bsim_value[]){SCALAR(0), SCALAR(1)},
+               "at least 2 points");
+  const char *cn[] = {"method", "x", "y", "periodic"};
+  define_fails("CURVE_c", 4, cn,
+               (bsim_value[]){SCALAR(2),
+                              {1, 2, (double[]){0, 1}, NULL},
+                              {1, 2, (double[]){3, 4}, NULL},
+                              {0, 0, NULL, "n"}},
+               "at least 3 points");
+  define_fails("CURVE_c", 4, cn,
+               (bsim_value[]){SCALAR(3),
+                              {1, 3, (double[]){0, 1, 1}, NULL},
+                              {1, 3, (double[]){3, 4, 5}, NULL},
+                              {0, 0, NULL, "n"}},
+               "distinct times");
+}
+
+/* Splines against closed forms: the not-a-knot cubic reproduces a cubic
+ * exactly, the three-point ("fast") slopes a parabola; only rounding
+ * remains (1e-12 on values of order 10). */
+static void spline_closed_forms(void) {
+  double x[] = {0, 0.4, 1.1, 1.5, 2.6, 3}, y[6], d[6], q[6], dq[6];
+  for (int i = 0; i < 6; i++) {
+    y[i] = x[i] * x[i] * x[i] - 2 * x[i] + 1;
+    q[i] = 0.5 * x[i] * x[i] - 3 * x[i];
+  }
+  CHECK(bsim_spline_derivatives(BSIM_SPLINE_NOT_A_KNOT, x, y, 6, d) == 0 &&
+            bsim_spline_derivatives(BSIM_SPLINE_FAST, x, q, 6, dq) == 0,
+        "spline derivatives failed");
+  for (int i = 0; i < 6; i++) {
+    CHECK(fabs(d[i] - (3 * x[i] * x[i] - 2)) < 1e-12,
+          "not-a-knot slope at %g: %.17g, exact %.17g", x[i], d[i],
+          3 * x[i] * x[i] - 2);
+    CHECK(fabs(dq[i] - (x[i] - 3)) < 1e-12, "fast slope at %g: %.17g", x[i],
+          dq[i]);
+  }
+  double h;
+  bsim_spline_hermite(0.7, 0.4, 1.1, y[1], y[2], d[1], d[2], &h);
+  CHECK(fabs(h - (0.343 - 1.4 + 1)) < 1e-12, "Hermite cubic at 0.7: %.17g", h);
 }
 
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
@@ -154,6 +224,8 @@ int main(void) {
   layouts();
   define_errors();
   linear_f();
+  table_errors();
+  spline_closed_forms();
   numeric_failures();
   sat_f();
   if (failures) {

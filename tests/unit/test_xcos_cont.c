@@ -38,6 +38,13 @@ static const xr_case cases[] = {
      * checks against cos(t)). */
     {"xcos/cont/linear_f.xml", 5, "scope2",
      "xcos/cont/ref_linear_f/CSCOPE_16.csv", 1e-2, "linear_f DERIV"},
+    /* tables: interpolation in tables of exact times (sin only through
+     * LOOKUP_f and INTRPLBLK_f), spline data computed from the same
+     * linear systems as Scilab's: a few ulps; 1e-12 of the peak. */
+    {"xcos/cont/tables.xml", 7, "scope", "xcos/cont/ref_tables/CMSCOPE_17.csv",
+     1e-12, "tables lookups, curve, square, sawtooth"},
+    {"xcos/cont/tables.xml", 7, "scope2", "xcos/cont/ref_tables/CMSCOPE_18.csv",
+     1e-12, "tables CURVE_c, every method"},
 };
 
 /* DERIV of sin(t) with the integrator's step bounded by 1e-3: the

@@ -76,12 +76,20 @@ int ex_is_function(const char *name) {
   return find_function1(name) != NULL;
 }
 
-/* The generator of Scilab's rand(): a linear congruence modulo 2^31 with
- * Scilab's multiplier and increment, state 0 at the start of a session, so
- * that rand() gives 0.2113249... first, as Scilab does. */
-double ex_urand(ex_env *env) {
-  env->rand_seed = (843314861UL * env->rand_seed + 453816693UL) & 0x7fffffffUL;
-  return (double)env->rand_seed / 2147483648.0;
+/* Scilab's rand(): its uniform generator (bsim_urand, the one RAND_m
+ * uses), or for the normal law both deviates of each polar-method pair in
+ * turn, as Scilab's rand('normal') gives them. */
+static double draw(ex_env *env, int normal) {
+  if (!normal) return bsim_urand(&env->rand_seed);
+  if (env->have_spare) {
+    env->have_spare = 0;
+    return env->spare;
+  }
+  double pair[2];
+  bsim_nrand_pair(&env->rand_seed, pair);
+  env->spare = pair[1];
+  env->have_spare = 1;
+  return pair[0];
 }
 
 /* A size argument: a non-negative integer scalar. */
@@ -141,7 +149,8 @@ static int call_rand(parser *P, size_t pos, mat *args, int n, mat *out) {
       if (n == 1) return ex_mat_scalar(P, out, (double)env->rand_seed);
       long s;
       if (size_arg(P, "rand", &args[1], pos, &s)) return -1;
-      env->rand_seed = (unsigned long)s & 0x7fffffffUL;
+      env->rand_seed = (int)(s & 0x7fffffffL);
+      env->have_spare = 0;
       return ex_mat_new(P, out, 0, 0);
     }
     if (is_string_arg(&args[0], "uniform") || is_string_arg(&args[0], "def")) {
@@ -164,17 +173,12 @@ static int call_rand(parser *P, size_t pos, mat *args, int n, mat *out) {
                      col(pos), args[n - 1].str);
     n--;
   }
-  if (law_normal)
-    return ex_fail(P,
-                   "function 'rand' at column %zu: the normal law of Scilab's "
-                   "rand is not supported (only the uniform one)",
-                   col(pos));
   long r, c;
   if (constructor_size(P, "rand", pos, args, n, &r, &c) ||
       ex_mat_new(P, out, r, c))
     return -1;
   for (long i = 0; i < r * c; i++)
-    out->v[i] = ex_urand(env);
+    out->v[i] = draw(env, law_normal);
   return 0;
 }
 

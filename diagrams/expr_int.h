@@ -36,9 +36,11 @@ typedef struct mat {
  * (Scilab's rand has one state per session; here one per diagram) and
  * which dialect eye/zeros/ones of a scalar follow. Owned by a root scope. */
 typedef struct ex_env {
-  int scilab;              /* f(3) is 1x1 (Scilab), not 3x3 (native) */
-  unsigned long rand_seed; /* Scilab's urand state, 0 at start */
-  int rand_normal;         /* rand('normal') was called */
+  int scilab;      /* f(3) is 1x1 (Scilab), not 3x3 (native) */
+  int rand_seed;   /* Scilab's urand state (bsim_urand), 0 at start */
+  int rand_normal; /* rand('normal') was called */
+  int have_spare;  /* the second deviate of a normal pair is waiting */
+  double spare;
 } ex_env;
 
 typedef struct parser {
@@ -145,8 +147,6 @@ int ex_call_linalg(parser *P, const char *name, size_t pos, mat *args, int n,
 /* x = A \ B (left: A x = B) or x = B / A (right: x A = B), A square. */
 int ex_solve(parser *P, const mat *A, const mat *B, int left, size_t pos,
              mat *out);
-/* The uniform generator of Scilab's rand (urand): next value in [0, 1). */
-double ex_urand(ex_env *env);
 
 /* --------------------------------------------------------- indexing */
 /* x(args): extraction, where args were parsed with '$' bound to x. */

@@ -153,6 +153,21 @@ static void test_rand_bounce(void) {
   expect1(sc, "u", 0.00022113462910056114);
   expect(sc, "v", 1, 1, (double[]){0.33032709173858166}, 0); /* Scilab: 1x1 */
   bsim_scope_free(sc);
+  /* The normal law: both deviates of each pair, as Scilab 6.1.1 printed
+   * rand(5,1,'normal') from a fresh session (same arithmetic: 1e-15). */
+  sc = run("n = rand(5, 1, 'normal'); rand('seed', 0); rand('normal');\n"
+           "m = rand(1, 3);",
+           1, -1);
+  expect(sc, "n", 5, 1,
+         (double[]){-0.76164910984482592, 0.67555376365551223,
+                    1.4739762438341595, 1.1443051297248743,
+                    0.85297757749965242},
+         1e-15);
+  expect(
+      sc, "m", 1, 3,
+      (double[]){-0.76164910984482592, 0.67555376365551223, 1.4739762438341595},
+      1e-15);
+  bsim_scope_free(sc);
 
   sc = run("N=5;\nwalls=[-10,10,0,15];\n"
            "siz=(walls(2)-walls(1))/(3/2*N) * rand(N,1);\n"

@@ -23,4 +23,8 @@ __v=[modulo(-7,3), pmodulo(-7,3)]; mprintf("mod"); mprintf(" %.17g", __v(:)); mp
 x = 0:0.1:1; mprintf("n %d\n", size(x,'*'));
 M=[1 2 3;4 5 6]; v = M([1 2 3]); mprintf("shape %d %d\n", size(v));
 v = M([1;2]); mprintf("shapec %d %d\n", size(v));
+
+r = rand(5,1,'normal'); mprintf(" %.17g", r); mprintf("\n");
+rand('seed', 0); rand('normal'); r = rand(1,3); mprintf(" %.17g", r(:)); mprintf("\n");
+
 exit;

@@ -101,6 +101,7 @@ static int call_inv(parser *P, const char *name, size_t pos, const mat *a,
 int ex_solve(parser *P, const mat *A, const mat *B, int left, size_t pos,
              mat *out) {
   const char *what = left ? "operator '\\'" : "operator '/'";
+  memset(out, 0, sizeof *out);
   if (ex_need_real(P, A, what, pos) || ex_need_real(P, B, what, pos)) return -1;
   int n = A->rows;
   if (A->rows != A->cols || (left ? B->rows : B->cols) != n)

@@ -170,20 +170,32 @@ int ex_identity(parser *P, mat *m, long rows, long cols) {
 static int matpow(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
   if (is_scalar(a))
     return ex_elementwise(P, a, b, pow, "operator '^'", pos, 1, out);
-  double e = is_scalar(b) ? b->v[0] : -1;
-  if (a->rows != a->cols || !(e >= 0 && e <= 2147483647.0 && e == floor(e)))
+  double e = is_scalar(b) ? b->v[0] : NAN;
+  if (a->rows != a->cols || !(fabs(e) <= 2147483647.0 && e == floor(e)))
     return ex_fail(P,
                    "operator '^' at column %zu: %dx%d ^ %dx%d needs a square "
-                   "matrix and a non-negative integer exponent (use .^ for "
-                   "element-wise powers)",
+                   "matrix and an integer exponent (use .^ for element-wise "
+                   "powers)",
                    col(pos), a->rows, a->cols, b->rows, b->cols);
-  mat result, base, tmp;
+  mat result, base = {0}, tmp;
   if (ex_identity(P, &result, a->rows, a->cols)) return -1;
-  if (ex_mat_new(P, &base, a->rows, a->cols)) {
+  /* A^-k = inv(A)^k, as Scilab computes R^(-1). */
+  int rc = e < 0 ? ex_solve(P, a, &result, 1, pos, &base)
+                 : ex_mat_new(P, &base, a->rows, a->cols);
+  if (rc) {
     ex_clear(&result);
     return -1;
   }
-  if (numel(a) > 0) memcpy(base.v, a->v, (size_t)numel(a) * sizeof *a->v);
+  if (e < 0) {
+    ex_clear(&result);
+    if (ex_identity(P, &result, a->rows, a->cols)) {
+      ex_clear(&base);
+      return -1;
+    }
+    e = -e;
+  } else if (numel(a) > 0) {
+    memcpy(base.v, a->v, (size_t)numel(a) * sizeof *a->v);
+  }
   for (unsigned long n = (unsigned long)e; n; n >>= 1) {
     if ((n & 1) && matmul(P, &result, &base, pos, &tmp) == 0)
       ex_mat_move(&result, &tmp);

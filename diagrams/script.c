@@ -19,7 +19,7 @@
 #include "diagrams/script_int.h"
 
 /* Statements executed at most, so that a runaway while loop ends. */
-enum { MAX_STEPS = 1000000 };
+enum { MAX_STEPS = 100000 };
 
 typedef struct script {
   const char *s;

@@ -144,6 +144,9 @@ static void test_matrices(const bsim_scope *sc) {
   expect(sc, "A.^2", 2, 2, (double[]){1, 4, 9, 16});
   expect(sc, "A^2", 2, 2, (double[]){7, 10, 15, 22});
   expect(sc, "A^0", 2, 2, (double[]){1, 0, 0, 1});
+  /* inv([1 3; 2 4]) = [-2 1.5; 1 -0.5]; A^-2 = inv(A)^2. */
+  expect(sc, "A^(-1)", 2, 2, (double[]){-2, 1, 1.5, -0.5});
+  expect(sc, "A^-2", 2, 2, (double[]){5.5, -2.5, -3.75, 1.75});
   expect(sc, "2^[1 2]", 1, 2, (double[]){2, 4});
   expect(sc, "A/2", 2, 2, (double[]){0.5, 1, 1.5, 2});
   expect(sc, "-A", 2, 2, (double[]){-1, -2, -3, -4});
@@ -189,7 +192,8 @@ static void test_errors(const bsim_scope *sc) {
                "operator '/' at column 3: sizes 1x1 and 1x2 do not match");
   expect_error(sc, "[1 2] / [1 2; 2 4]", "the matrix is singular");
   expect_error(sc, "[1 2]^2", "needs a square matrix");
-  expect_error(sc, "[1 0; 0 1]^0.5", "non-negative integer exponent");
+  expect_error(sc, "[1 0; 0 1]^0.5", "an integer exponent");
+  expect_error(sc, "[1 2; 2 4]^-1", "the matrix is singular");
   expect_error(sc, "sqrt(-1)", "complex result");
   expect_error(sc, "(-8)^(1/3)", "complex result");
   expect_error(sc, "zeros(1, 2, 3)", "wrong number of arguments");

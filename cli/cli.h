@@ -13,6 +13,10 @@ int bsim_cli_blocks(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
                       bsim_error *err);
 int bsim_cli_solvers(const bsim_library *lib, int argc, char **argv);
+/* The formats of -o and --scopes from --format (may be NULL) and -o's
+ * extension: 0, or -1 after a usage message. */
+int bsim_cli_formats(const char *format, const char *out, bsim_format *of,
+                     bsim_format *sf);
 /* analyze.c */
 int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv);

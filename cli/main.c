@@ -14,7 +14,8 @@
 #include "cli/cli.h"
 
 static const char usage_text[] =
-    "usage: blocksim run DIAGRAM [-o OUT.csv] [--tf T] [--rtol R] [--atol A]\n"
+    "usage: blocksim run DIAGRAM [-o OUT.csv|.mat|.h5] [--format FMT]\n"
+    "                    [--tf T] [--rtol R] [--atol A]\n"
     "                    [--samples N] [--log-spacing] [--stats]\n"
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
@@ -79,7 +80,8 @@ static int parse_count(const char *opt, const char *text, long min, long max,
 }
 
 typedef struct run_args {
-  const char *diagram, *out, *scopes;
+  const char *diagram, *out, *scopes, *format;
+  bsim_format out_format, scopes_format;
   int stats;
   bsim_options opt;
   const char **params;
@@ -111,7 +113,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
                                                "--max-events",
                                                "--max-restarts",
                                                "--solver",
-                                               "--solver-param"};
+                                               "--solver-param",
+                                               "--format"};
       int known = 0;
       for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known |= strcmp(arg, with_value[k]) == 0;
@@ -137,6 +140,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
         a->sp_values[a->nsp++] = (char *)eq + 1;
       } else if (strcmp(arg, "--scopes") == 0) {
         a->scopes = val;
+      } else if (strcmp(arg, "--format") == 0) {
+        a->format = val;
       } else if (strcmp(arg, "--samples") == 0) {
         if (parse_count(arg, val, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES,
                         &a->opt.samples))
@@ -161,9 +166,29 @@ static int parse_run(int argc, char **argv, run_args *a) {
     }
   }
   if (!a->diagram) return bsim_cli_usage("%s", "missing DIAGRAM");
+  if (bsim_cli_formats(a->format, a->out, &a->out_format, &a->scopes_format))
+    return BSIM_ERR_INPUT;
   a->opt.solver_param_names = (const char *const *)a->sp_names;
   a->opt.solver_param_values = (const char *const *)a->sp_values;
   a->opt.nsolver_params = a->nsp;
+  return 0;
+}
+
+int bsim_cli_formats(const char *format, const char *out, bsim_format *of,
+                     bsim_format *sf) {
+  *of = *sf = BSIM_FORMAT_CSV;
+  if (format && bsim_format_parse(format, of) != 0) {
+    bsim_cli_usage("unknown --format '%s' (valid: csv, mat, h5)", format);
+    return -1;
+  }
+  /* an unknown extension keeps CSV, as -o always wrote */
+  if (!format && out && bsim_format_of_path(out, of) != 0)
+    *of = BSIM_FORMAT_CSV;
+  if (!out && *of != BSIM_FORMAT_CSV) {
+    bsim_cli_usage("--format %s writes a file: give it with -o FILE", format);
+    return -1;
+  }
+  *sf = format || out ? *of : BSIM_FORMAT_CSV;
   return 0;
 }
 
@@ -220,7 +245,9 @@ static int write_outputs(const bsim_sim *s, const run_args *a,
   bsim_write_options_init(&o);
   o.csv_path = a->out;
   o.csv_stream = stdout;
+  o.format = a->out_format;
   o.scopes_dir = a->scopes;
+  o.scopes_format = a->scopes_format;
   o.keep = a->diagram;
   o.cancel = &stop_signal;
   struct sigaction sa, old[NSTOP];

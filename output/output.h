@@ -19,8 +19,9 @@ int bsim_out_results(const bsim_sim *s, FILE *out,
  * Same returns. */
 int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
                     const double *data, const volatile sig_atomic_t *cancel);
-/* DIR/<block path>.csv with every path component made safe to use as a
+/* DIR/<block path>.<ext> with every path component made safe to use as a
  * file name (see scopes.c); malloc'ed, NULL out of memory. */
-char *bsim_out_record_path(const char *dir, const char *block_path);
+char *bsim_out_record_path(const char *dir, const char *block_path,
+                           const char *ext);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * Sink records as CSV files, one per recording block: DIR/<block path>.csv
- * with "time," then the sink's column names (u1,...,un when it gave none);
- * superblock paths become folders. Block ids come
+ * Sink records as files, one per recording block: DIR/<block path>.csv
+ * with "time," then the sink's column names (u1,...,un when it gave none),
+ * or .mat / .h5 (mat.c, h5.c); superblock paths become folders. Block ids come
  * from files we do not trust, so each path component is made a safe file
  * name before it touches the file system: a component "." or ".." would
  * climb out of DIR, a leading '-' reads as an option to shell tools, and
@@ -41,9 +41,10 @@ static int unsafe(const char *c, size_t len, size_t k) {
          (k == 0 && ch == '-') || (all_dots && ch == '.');
 }
 
-char *bsim_out_record_path(const char *dir, const char *block_path) {
+char *bsim_out_record_path(const char *dir, const char *block_path,
+                           const char *ext) {
   /* each byte becomes at most 3; an empty component becomes "%" */
-  size_t cap = strlen(dir) + 3 * strlen(block_path) + 64;
+  size_t cap = strlen(dir) + 3 * strlen(block_path) + strlen(ext) + 64;
   char *out = malloc(cap);
   if (!out) return NULL;
   size_t n = (size_t)snprintf(out, cap, "%s/", dir);
@@ -62,7 +63,7 @@ char *bsim_out_record_path(const char *dir, const char *block_path) {
     out[n++] = '/';
     c += len + 1;
   }
-  snprintf(out + n, cap - n, ".csv");
+  snprintf(out + n, cap - n, ".%s", ext);
   return out;
 }
 

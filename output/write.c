@@ -14,13 +14,10 @@
 
 #include "output/atomic.h"
 #include "output/output.h"
+#include "output/writers.h"
 
-typedef struct record_view {
-  const char *path, *names;
-  size_t rows;
-  int cols;
-  const double *data;
-} record_view;
+static const char *const extension[] = {"csv", "mat", "h5"};
+static const char *const format_name[] = {"CSV", "MAT", "HDF5"};
 
 typedef struct pending {
   bsim_atomic *files;
@@ -108,9 +105,29 @@ static int report_write(int rc, const char *path, bsim_error *err) {
   return -1;
 }
 
+/* MAT and HDF5 through their libraries, which open files by name: the
+ * temporary is closed and written again by name. 0, or -1 (errno set). */
+static int library_file(bsim_atomic *a, bsim_format fmt, const bsim_sim *s,
+                        const out_record *rec) {
+  if (bsim_atomic_finish(a) != 0) return -1;
+  out_run run;
+  if (!rec && out_run_of_sim(s, &run) != 0) return -1;
+  int rc;
+  if (rec)
+    rc = fmt == BSIM_FORMAT_MAT ? out_record_mat(a->tmp, rec)
+                                : out_record_h5(a->tmp, rec);
+  else
+    rc = fmt == BSIM_FORMAT_MAT
+             ? out_mat_file(a->tmp, &run)
+             : out_h5_file(a->tmp, &run, bsim_sim_diagram_file(s));
+  if (!rec) out_run_release(&run);
+  if (rc != 0) errno = EIO;
+  return rc;
+}
+
 /* Open a pending file for path, fill it with one of the writers. */
 static int add_file(pending *pd, const char *path, const bsim_write_options *o,
-                    const bsim_sim *s, const record_view *rec,
+                    const bsim_sim *s, const out_record *rec, bsim_format fmt,
                     bsim_error *err) {
   if (grow((void **)&pd->files, &pd->cap, pd->nfiles, sizeof(bsim_atomic)) !=
       0) {
@@ -121,10 +138,21 @@ static int add_file(pending *pd, const char *path, const bsim_write_options *o,
   int rc = bsim_atomic_open(a, path, o->keep);
   if (rc != 0) return report_open(rc, path, o->keep, err);
   pd->nfiles++;
-  rc = rec ? bsim_out_record(a->f, rec->rows, rec->cols, rec->names, rec->data,
-                             o->cancel)
-           : bsim_out_results(s, a->f, o->cancel);
-  if (rc == 0 && bsim_atomic_finish(a) != 0) rc = -1;
+  if (fmt != BSIM_FORMAT_CSV && !a->tmp) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "cannot write a %s file to '%s': it is not a regular file "
+                   "(hint: name a file, or use --format csv for a stream)",
+                   format_name[fmt], path);
+    return -1;
+  }
+  if (fmt != BSIM_FORMAT_CSV)
+    rc = library_file(a, fmt, s, rec);
+  else if (rec)
+    rc = bsim_out_record(a->f, rec->rows, rec->cols, rec->names, rec->data,
+                         o->cancel);
+  else
+    rc = bsim_out_results(s, a->f, o->cancel);
+  if (rc == 0 && a->f && bsim_atomic_finish(a) != 0) rc = -1;
   if (rc == -1 && o->cancel && *o->cancel) rc = -2; /* EINTR of the signal */
   return rc == 0 ? 0 : report_write(rc, path, err);
 }
@@ -136,12 +164,13 @@ static int add_records(pending *pd, const bsim_sim *s,
                    o->scopes_dir, strerror(errno));
     return -1;
   }
-  record_view rec;
+  out_record rec;
+  bsim_format fmt = o->scopes_format;
   for (size_t i = 0;
        (rec.path = bsim_record_at(s, i, &rec.rows, &rec.cols, &rec.data));
        i++) {
     rec.names = bsim_record_names(s, i);
-    char *path = bsim_out_record_path(o->scopes_dir, rec.path);
+    char *path = bsim_out_record_path(o->scopes_dir, rec.path, extension[fmt]);
     if (!path) {
       bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
       return -1;
@@ -152,7 +181,7 @@ static int add_records(pending *pd, const bsim_sim *s,
                      "cannot create the folders of '%s': %s", path,
                      strerror(errno));
     else
-      rc = add_file(pd, path, o, s, &rec, err);
+      rc = add_file(pd, path, o, s, &rec, fmt, err);
     free(path);
     if (rc != 0) return -1;
   }
@@ -188,8 +217,23 @@ int bsim_sim_write(const bsim_sim *s, const bsim_write_options *o,
                    bsim_error *err) {
   pending pd = {0};
   int rc = 0;
+  if ((unsigned)o->format > BSIM_FORMAT_H5 ||
+      (unsigned)o->scopes_format > BSIM_FORMAT_H5) {
+    bsim_error_set(err, BSIM_ERR_INPUT, "write: unknown format %d",
+                   (unsigned)o->format > BSIM_FORMAT_H5
+                       ? (int)o->format
+                       : (int)o->scopes_format);
+    return -1;
+  }
+  if (o->format != BSIM_FORMAT_CSV && !o->csv_path && o->csv_stream) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "a %s file needs a path, not a stream (hint: -o FILE)",
+                   format_name[o->format]);
+    return -1;
+  }
   if (o->scopes_dir) rc = add_records(&pd, s, o, err);
-  if (rc == 0 && o->csv_path) rc = add_file(&pd, o->csv_path, o, s, NULL, err);
+  if (rc == 0 && o->csv_path)
+    rc = add_file(&pd, o->csv_path, o, s, NULL, o->format, err);
   if (rc == 0 && !o->csv_path && o->csv_stream) rc = to_stream(s, o, err);
   if (rc >= 0 && o->cancel && *o->cancel) {
     bsim_error_set(err, BSIM_ERR_SIM,

@@ -355,6 +355,10 @@ int bsim_sim_run(bsim_sim *s, bsim_error *err) {
   return bsim_run_loop(s, err);
 }
 
+const char *bsim_sim_diagram_file(const bsim_sim *s) {
+  return s->flat->file;
+}
+
 size_t bsim_result_rows(const bsim_sim *s) {
   return s->filled;
 }

@@ -23,7 +23,9 @@ extern "C" {
 
 /* Process-wide set-up, for programs (not libraries) to call once at
  * start, before any thread loads a diagram: turns GSL's abort-on-error
- * handler off (failures then come back as errors) and initialises
+ * handler off (failures then come back as errors), routes matio's log
+ * messages to a function that drops them (its failures come back as
+ * errors too) and initialises
  * libxml2's parser and RELAX NG type tables, whose first use is not
  * thread-safe. blocksim itself never changes process-wide state; this is
  * the host program's decision. */
@@ -183,11 +185,32 @@ const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
 const char *bsim_record_names(const bsim_sim *s, size_t i);
 
 /* What bsim_sim_write writes; every field may be left NULL. */
+/* Result file formats (docs/batch.md gives each one's layout). */
+typedef enum {
+  BSIM_FORMAT_CSV = 0,
+  BSIM_FORMAT_MAT = 1, /* MAT 5 through libmatio */
+  BSIM_FORMAT_H5 = 2   /* HDF5 */
+} bsim_format;
+
+/* The format named "csv", "mat", "h5" or "hdf5" (any case): 0 with *f set,
+ * -1 for another name. */
+int bsim_format_parse(const char *name, bsim_format *f);
+/* The format of a path's extension (.csv, .mat, .h5, .hdf5): 0 with *f
+ * set, -1 for another extension or none. */
+int bsim_format_of_path(const char *path, bsim_format *f);
+
 typedef struct bsim_write_options {
   /* Results as CSV (header "time,<names>", %.17g) to this file, or, when
    * NULL, to csv_stream (a FILE *) if that is not NULL. */
   const char *csv_path;
   void *csv_stream;
+  /* The format of the csv_path file (CSV unless set): MAT and HDF5 files
+   * also hold the sink records, and need a regular file (not a stream, a
+   * device or a FIFO). */
+  bsim_format format;
+  /* The format of the record files in scopes_dir (CSV unless set):
+   * DIR/<block path>.csv, .mat or .h5. */
+  bsim_format scopes_format;
   /* Sink records as DIR/<block path>.csv ("time,<column names>"), folders
    * for superblock paths. Path components that are not safe file names ("."
    * or "..", a leading '-', control characters, '%', '\\') are written as
@@ -202,6 +225,9 @@ typedef struct bsim_write_options {
 } bsim_write_options;
 
 void bsim_write_options_init(bsim_write_options *o);
+
+/* The diagram file a sim was made from, as given to bsim_diagram_load. */
+const char *bsim_sim_diagram_file(const bsim_sim *s);
 
 /* Write the outputs all or nothing. Each file is written under a temporary
  * name in its folder, then the results go to the stream, and only when

@@ -148,6 +148,7 @@ void bsim_model_clear(bsim_model *m) {
   }
   free(m->opar);
   free(m->zcdirs);
+  free(m->probes);
   memset(m, 0, sizeof *m);
 }
 
@@ -155,4 +156,8 @@ int *bsim_model_alloc_zcdirs(bsim_model *m, int n) {
   free(m->zcdirs);
   m->zcdirs = n > 0 ? calloc((size_t)n, sizeof *m->zcdirs) : NULL;
   return m->zcdirs;
+}
+
+int *bsim_model_alloc_probes(bsim_model *m, int n) {
+  return ints(&m->probes, &m->nprobes, n);
 }

@@ -1,11 +1,12 @@
 /*
- * Scopes: CSCOPE and CMSCOPE, and their autoscaling variants SCALE_CSCOPE
- * and SCALE_CMSCOPE. Without a screen, a scope is a recorder: each
- * activation appends (t, inputs) to the block's record, which the
- * scheduler writes out (`blocksim run --scopes DIR`). The display settings
- * (colours, window, axes, refresh period, buffer, autoscaling) are still
- * accepted and stored in rpar/ipar exactly as Xcos stores them, so that
- * diagrams move between the two tools unchanged.
+ * Scopes: CSCOPE and CMSCOPE, their autoscaling variants SCALE_CSCOPE
+ * and SCALE_CMSCOPE, and the floating scope CFSCOPE, which has CSCOPE's
+ * dialog but no input: it reads signals by number (model.probes). Without a
+ * screen, a scope is a recorder: each activation appends (t, inputs) to the
+ * block's record, which the scheduler writes out (`blocksim run --scopes DIR`).
+ * The display settings (colours, window, axes, refresh period, buffer,
+ * autoscaling) are still accepted and stored in rpar/ipar exactly as Xcos
+ * stores them, so that diagrams move between the two tools unchanged.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,71 +14,29 @@
 
 #include "blocks/std.h"
 
-/* Display entries stored in ipar must fit an int. */
-static int check_ints(bsim_define_ctx *ctx, const char *name,
-                      const bsim_value *v, int n) {
-  for (int i = 0; i < n; i++)
-    if (!isfinite(v->v[i]) || fabs(v->v[i]) > 1e9)
-      return bsim_define_error(ctx,
-                               "'%s': entry %d (%g) is not a usable "
-                               "integer",
-                               name, i + 1, v->v[i]);
-  return 0;
-}
-
-/* Window position and size: [] (stored as [-1; -1]) or two numbers. */
-static int window_pair(bsim_define_ctx *ctx, const char *name, int *out) {
-  const bsim_value *v = bsim_param(ctx, name);
-  int n = bsim_std_numel(v);
-  if (n == 0) {
-    out[0] = out[1] = -1;
-    return 0;
-  }
-  if (n != 2)
-    return bsim_define_error(ctx, "'%s' must be [] or two numbers, got %d",
-                             name, n);
-  if (check_ints(ctx, name, v, 2) != 0) return -1;
-  for (int i = 0; i < 2; i++)
-    out[i] = (int)floor(v->v[i]);
-  return 0;
-}
-
 /* The settings both scopes share, checked as Xcos's dialogs check them. */
 typedef struct scope_common {
   int win, buffer, heritance;
   int pos[2], dim[2];
 } scope_common;
 
-static int scope_common_read(bsim_define_ctx *ctx, scope_common *c) {
-  if (bsim_std_int(ctx, "buffer-size", 2, &c->buffer) != 0 ||
-      bsim_std_int(ctx, "heritance", 0, &c->heritance) != 0 ||
-      window_pair(ctx, "position", c->pos) != 0 ||
-      window_pair(ctx, "size", c->dim) != 0)
-    return -1;
-  double w;
-  if (bsim_std_scalar(ctx, "window", &w) != 0) return -1;
-  if (w < -1 || w != floor(w))
-    return bsim_define_error(ctx,
-                             "'window' must be -1 (automatic) or a window "
-                             "number >= 0, got %g",
-                             w);
-  c->win = (int)w;
-  if (c->heritance > 1)
-    return bsim_define_error(ctx,
-                             "'heritance' must be 0 (one event input) or 1 "
-                             "(inherit the activation), got %d",
-                             c->heritance);
-  return 0;
+/* CFSCOPE's dialog has no heritance: floating is 1 for it. */
+static int scope_common_read(bsim_define_ctx *ctx, scope_common *c,
+                             int floating) {
+  c->heritance = 0;
+  return bsim_std_int(ctx, "buffer-size", 2, &c->buffer) != 0 ||
+                 (!floating &&
+                  bsim_std_switch(ctx, "heritance", &c->heritance) != 0) ||
+                 bsim_std_window_pair(ctx, "position", c->pos) != 0 ||
+                 bsim_std_window_pair(ctx, "size", c->dim) != 0 ||
+                 bsim_std_window(ctx, "window", &c->win) != 0
+             ? -1
+             : 0;
 }
 
 /* Range and refresh period of one curve group. */
-static int check_axis(bsim_define_ctx *ctx, int k, double lo, double hi,
-                      double per) {
-  if (!isfinite(lo) || !isfinite(hi) || lo >= hi)
-    return bsim_define_error(ctx,
-                             "'ymax' must be greater than 'ymin' (%s%d: "
-                             "ymin %g, ymax %g)",
-                             k ? "input " : "", k, lo, hi);
+static int check_axis(bsim_define_ctx *ctx, double lo, double hi, double per) {
+  if (bsim_std_ordered(ctx, "ymin", lo, "ymax", hi) != 0) return -1;
   if (!(per > 0) || !isfinite(per))
     return bsim_define_error(ctx, "'refresh-period' must be > 0, got %g", per);
   return 0;
@@ -92,30 +51,21 @@ static int check_axis(bsim_define_ctx *ctx, int k, double lo, double hi,
         "only"                                                                 \
   }
 
-static int autoscale(bsim_define_ctx *ctx, double *a) {
-  if (bsim_std_scalar(ctx, "autoscale", a) != 0) return -1;
-  if (*a != 0 && *a != 1)
-    return bsim_define_error(ctx, "'autoscale' must be 0 or 1, got %g", *a);
-  return 0;
-}
-
 /* ----------------------------------------------------------------- CSCOPE */
 
+/* CSCOPE's dialog up to its buffer size; CFSCOPE's starts the same. */
+#define SCOPE_PARAMS(buffer)                                                   \
+  BSIM_SINK_SETTING("colors", "[1 3 5 7 9 11 13 15]",                          \
+                    "8 curve colours (> 0) or marks (< 0)"),                   \
+      BSIM_SINK_WINDOW, BSIM_SINK_POSITION, BSIM_SINK_SIZE("[600;400]"),       \
+      BSIM_SINK_SETTING("ymin", "-15", "lower end of the y axis"),             \
+      BSIM_SINK_SETTING("ymax", "15", "upper end of the y axis"),              \
+      BSIM_SINK_SETTING("refresh-period", "30",                                \
+                        "width of the time axis (> 0)"),                       \
+      BSIM_SINK_SETTING("buffer-size", buffer, "points drawn at once (>= 2)")
+
 static const bsim_param_spec cscope_params[] = {
-    {"colors", BSIM_PARAM_REAL, "[1 3 5 7 9 11 13 15]",
-     "8 curve colours (> 0) or marks (< 0); display only"},
-    {"window", BSIM_PARAM_REAL, "-1",
-     "output window number (-1: automatic); display only"},
-    {"position", BSIM_PARAM_REAL, "[]",
-     "window position, [] or [x y]; display only"},
-    {"size", BSIM_PARAM_REAL, "[600;400]",
-     "window size, [] or [w h]; display only"},
-    {"ymin", BSIM_PARAM_REAL, "-15", "lower end of the y axis; display only"},
-    {"ymax", BSIM_PARAM_REAL, "15", "upper end of the y axis; display only"},
-    {"refresh-period", BSIM_PARAM_REAL, "30",
-     "width of the time axis (> 0); display only"},
-    {"buffer-size", BSIM_PARAM_REAL, "20",
-     "points drawn at once (>= 2); display only"},
+    SCOPE_PARAMS("20"),
     {"heritance", BSIM_PARAM_REAL, "0",
      "0: one event input activates the scope; 1: no event input, the scope "
      "records whenever the blocks feeding it are activated"},
@@ -125,22 +75,33 @@ static const bsim_param_spec cscope_params[] = {
 
 /* CSCOPE keeps 0 in rpar(1) (once the dt of the old scope), SCALE_CSCOPE
  * its autoscale flag. */
-static int cscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
+static int cscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0,
+                        int floating) {
   scope_common c;
   double lo, hi, per;
-  if (scope_common_read(ctx, &c) != 0 || bsim_std_scalar(ctx, "ymin", &lo) ||
-      bsim_std_scalar(ctx, "ymax", &hi) ||
+  if (scope_common_read(ctx, &c, floating) != 0 ||
+      bsim_std_scalar(ctx, "ymin", &lo) || bsim_std_scalar(ctx, "ymax", &hi) ||
       bsim_std_scalar(ctx, "refresh-period", &per) ||
-      check_axis(ctx, 0, lo, hi, per) != 0)
+      check_axis(ctx, lo, hi, per) != 0)
     return -1;
   const bsim_value *clr = bsim_param(ctx, "colors");
   if (bsim_std_numel(clr) != 8)
     return bsim_define_error(ctx, "'colors' must have 8 entries, got %d",
                              bsim_std_numel(clr));
-  if (check_ints(ctx, "colors", clr, 8) != 0) return -1;
+  if (bsim_std_check_ints(ctx, "colors", clr, 8) != 0) return -1;
+  const bsim_value *wu = floating ? bsim_param(ctx, "links") : NULL;
+  int nwu = wu ? bsim_std_numel(wu) : 0;
+  for (int k = 0; k < nwu; k++)
+    if (!(wu->v[k] >= 1) || wu->v[k] != floor(wu->v[k]) || wu->v[k] > 1e9)
+      return bsim_define_error(ctx,
+                               "'links': entry %d (%g) is not a signal "
+                               "element number (an integer >= 1)",
+                               k + 1, wu->v[k]);
   double *r = bsim_model_alloc_rpar(m, 4);
-  int *ip = bsim_model_alloc_ipar(m, 15);
-  if (!r || !ip || bsim_model_set_inputs(m, 1, -1, 1, 1) != 0 ||
+  int *ip = bsim_model_alloc_ipar(m, floating ? 16 + nwu : 15);
+  int *probes = bsim_model_alloc_probes(m, nwu);
+  if (!r || !ip || !probes ||
+      bsim_model_set_inputs(m, floating ? 0 : 1, -1, 1, 1) != 0 ||
       bsim_model_set_events(m, 1 - c.heritance, 0) != 0)
     return bsim_define_error(ctx, "out of memory");
   r[0] = r0;
@@ -154,26 +115,21 @@ static int cscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
     ip[3 + i] = (int)clr->v[i];
   ip[11] = c.pos[0], ip[12] = c.pos[1];
   ip[13] = c.dim[0], ip[14] = c.dim[1];
+  if (floating) ip[15] = nwu;
+  for (int k = 0; k < nwu; k++)
+    ip[16 + k] = probes[k] = (int)wu->v[k];
   return 0;
 }
 
 static int cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
-  return cscope_build(ctx, m, 0);
+  return cscope_build(ctx, m, 0, 0);
 }
 
 static int scale_cscope_define(bsim_define_ctx *ctx, bsim_model *m) {
-  double a;
-  return autoscale(ctx, &a) != 0 ? -1 : cscope_build(ctx, m, a);
-}
-
-/* Every scope: name the columns after the inputs at the start (so that a
- * scope never activated still gets a header-only record), then one row of
- * all inputs per activation. */
-static void scope_fn(bsim_block *blk, int flag) {
-  if (flag == BSIM_FLAG_INIT)
-    bsim_block_record_names(blk, NULL);
-  else if (flag == BSIM_FLAG_UPDATE && blk->nevprt != 0)
-    bsim_block_record_inputs(blk);
+  int a;
+  return bsim_std_switch(ctx, "autoscale", &a) != 0
+             ? -1
+             : cscope_build(ctx, m, a, 0);
 }
 
 static const bsim_block_type type_CSCOPE = {
@@ -192,7 +148,7 @@ static const bsim_block_type type_CSCOPE = {
     cscope_params,
     10,
     cscope_define,
-    scope_fn,
+    bsim_std_record_fn,
     0,
     "colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
     "heritance,name"};
@@ -205,19 +161,14 @@ static const bsim_param_spec cmscope_params[] = {
     {"colors", BSIM_PARAM_REAL, "[1 3 5 7 9 11 13 15]",
      "curve colours (> 0) or marks (< 0), at least one per input element; "
      "display only"},
-    {"window", BSIM_PARAM_REAL, "-1",
-     "output window number (-1: automatic); display only"},
-    {"position", BSIM_PARAM_REAL, "[]",
-     "window position, [] or [x y]; display only"},
-    {"size", BSIM_PARAM_REAL, "[]", "window size, [] or [w h]; display only"},
-    {"ymin", BSIM_PARAM_REAL, "[-1 -5]",
-     "lower end of each input's y axis; display only"},
-    {"ymax", BSIM_PARAM_REAL, "[1 5]",
-     "upper end of each input's y axis; display only"},
-    {"refresh-period", BSIM_PARAM_REAL, "[30 30]",
-     "width of each input's time axis (> 0); display only"},
-    {"buffer-size", BSIM_PARAM_REAL, "20",
-     "points drawn at once (>= 2); display only"},
+    BSIM_SINK_WINDOW,
+    BSIM_SINK_POSITION,
+    BSIM_SINK_SIZE("[]"),
+    BSIM_SINK_SETTING("ymin", "[-1 -5]", "lower end of each input's y axis"),
+    BSIM_SINK_SETTING("ymax", "[1 5]", "upper end of each input's y axis"),
+    BSIM_SINK_SETTING("refresh-period", "[30 30]",
+                      "width of each input's time axis (> 0)"),
+    BSIM_SINK_SETTING("buffer-size", "20", "points drawn at once (>= 2)"),
     {"heritance", BSIM_PARAM_REAL, "0",
      "0: one event input activates the scope; 1: no event input, the scope "
      "records whenever the blocks feeding it are activated"},
@@ -228,7 +179,7 @@ static const bsim_param_spec cmscope_params[] = {
 /* rpar(1): 0 for CMSCOPE, the autoscale flag for SCALE_CMSCOPE. */
 static int cmscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
   scope_common c;
-  if (scope_common_read(ctx, &c) != 0) return -1;
+  if (scope_common_read(ctx, &c, 0) != 0) return -1;
   const bsim_value *in = bsim_param(ctx, "in");
   const bsim_value *lo = bsim_param(ctx, "ymin"), *hi = bsim_param(ctx, "ymax");
   const bsim_value *per = bsim_param(ctx, "refresh-period");
@@ -254,13 +205,13 @@ static int cmscope_build(bsim_define_ctx *ctx, bsim_model *m, double r0) {
                              nin, bsim_std_numel(lo), bsim_std_numel(hi),
                              bsim_std_numel(per));
   for (int k = 0; k < nin; k++)
-    if (check_axis(ctx, k + 1, lo->v[k], hi->v[k], per->v[k]) != 0) return -1;
+    if (check_axis(ctx, lo->v[k], hi->v[k], per->v[k]) != 0) return -1;
   if (bsim_std_numel(clr) < total)
     return bsim_define_error(ctx,
                              "'colors' needs at least one entry per input "
                              "element (%d), got %d",
                              total, bsim_std_numel(clr));
-  if (check_ints(ctx, "colors", clr, total) != 0) return -1;
+  if (bsim_std_check_ints(ctx, "colors", clr, total) != 0) return -1;
   double *r = bsim_model_alloc_rpar(m, 1 + 3 * nin);
   int *ip = bsim_model_alloc_ipar(m, 7 + nin + total + 1);
   if (!r || !ip || bsim_model_set_inputs(m, nin, 1, 1, 1) != 0 ||
@@ -293,8 +244,9 @@ static int cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static int scale_cmscope_define(bsim_define_ctx *ctx, bsim_model *m) {
-  double a;
-  return autoscale(ctx, &a) != 0 ? -1 : cmscope_build(ctx, m, a);
+  int a;
+  return bsim_std_switch(ctx, "autoscale", &a) != 0 ? -1
+                                                    : cmscope_build(ctx, m, a);
 }
 
 static const bsim_block_type type_CMSCOPE = {
@@ -314,7 +266,7 @@ static const bsim_block_type type_CMSCOPE = {
     cmscope_params,
     11,
     cmscope_define,
-    scope_fn,
+    bsim_std_record_fn,
     0,
     "in,colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
     "heritance,name"};
@@ -333,7 +285,7 @@ static const bsim_block_type type_SCALE_CSCOPE = {
     cscope_params,
     11,
     scale_cscope_define,
-    scope_fn,
+    bsim_std_record_fn,
     0,
     "colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
     "heritance,name,autoscale"};
@@ -350,12 +302,81 @@ static const bsim_block_type type_SCALE_CMSCOPE = {
     cmscope_params,
     12,
     scale_cmscope_define,
-    scope_fn,
+    bsim_std_record_fn,
     0,
     "in,colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
     "heritance,name,autoscale"};
 
+/* ---------------------------------------------------------------- CFSCOPE */
+
+static const bsim_param_spec cfscope_params[] = {
+    SCOPE_PARAMS("2"),
+    {"links", BSIM_PARAM_REAL, "1",
+     "the signal elements to record, by number (>= 1) in Xcos's link "
+     "numbering (docs/blocks.md, \"Floating probes\")"},
+};
+
+static int cfscope_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return cscope_build(ctx, m, 0, 1);
+}
+
+static void cfscope_fn(bsim_block *blk, int flag) {
+  int n = blk->nprobe;
+  double *row = (double *)*blk->work;
+  switch (flag) {
+  case BSIM_FLAG_INIT:
+    free(row);
+    *blk->work = row = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!row) {
+      bsim_block_error(blk, "out of memory");
+      return;
+    }
+    /* ipar(17:16+n) are the link numbers, as the probes */
+    bsim_std_record_numbered(blk, "link", n,
+                             blk->nipar >= 16 + n ? blk->ipar + 16 : NULL);
+    break;
+  case BSIM_FLAG_UPDATE:
+    if (!row || blk->nevprt == 0) return;
+    for (int k = 0; k < n; k++)
+      row[k] = *blk->probe[k];
+    bsim_block_record(blk, row, n);
+    break;
+  case BSIM_FLAG_END:
+    free(row);
+    *blk->work = NULL;
+    break;
+  default:
+    break;
+  }
+}
+
+static const bsim_block_type type_CFSCOPE = {
+    "CFSCOPE",
+    "cfscope",
+    "Floating scope: records signals chosen by number, without links.",
+    "The block has no data inputs. 'links' lists signal elements by their\n"
+    "number in Xcos's numbering of link buffers: the output ports of the\n"
+    "diagram, ordered by the first data link that carries each (links\n"
+    "in file order, a superblock's links at the place of the superblock),\n"
+    "then the outputs that feed nothing, laid end to end element by\n"
+    "element (matrices column-major); see docs/blocks.md, \"Floating\n"
+    "probes\". A number beyond the last element is bad input. Each\n"
+    "activation records one row: the time, then the value of each listed\n"
+    "element, in columns named link<n>.\n"
+    "Run-time layout: rpar = [0; ymin; ymax; refresh-period],\n"
+    "ipar = [window; 1; buffer-size; colors (8); position (2); size (2);\n"
+    "number of links; links(:)] ([] is stored as [-1; -1]), probes =\n"
+    "links, no data ports, nevin = 1.",
+    cfscope_params,
+    9,
+    cfscope_define,
+    cfscope_fn,
+    0,
+    "colors,window,position,size,ymin,ymax,refresh-period,buffer-size,"
+    "links"};
+
 const bsim_block_type *const bsim_sink_types[] = {
-    &type_CSCOPE, &type_CMSCOPE, &type_SCALE_CSCOPE, &type_SCALE_CMSCOPE};
+    &type_CSCOPE, &type_CMSCOPE, &type_SCALE_CSCOPE, &type_SCALE_CMSCOPE,
+    &type_CFSCOPE};
 const int bsim_sink_ntypes =
     (int)(sizeof bsim_sink_types / sizeof bsim_sink_types[0]);

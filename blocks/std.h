@@ -59,6 +59,13 @@ extern const bsim_block_type *const bsim_zc_types[];
 extern const int bsim_zc_ntypes;
 extern const bsim_block_type *const bsim_sink_types[];
 extern const int bsim_sink_ntypes;
+/* sinks_xy.c: CSCOPXY, CANIMXY, CSCOPXY3D, CANIMXY3D, BARXY, BOUNCEXY,
+ * BPLATFORM */
+extern const bsim_block_type *const bsim_sink_xy_types[];
+extern const int bsim_sink_xy_ntypes;
+/* sinks_events.c: CEVENTSCOPE */
+extern const bsim_block_type *const bsim_sink_event_types[];
+extern const int bsim_sink_event_ntypes;
 /* random.c: RAND_f, RAND_m */
 extern const bsim_block_type *const bsim_random_types[];
 extern const int bsim_random_ntypes;
@@ -88,6 +95,48 @@ extern const int bsim_linear_f_ntypes;
 extern const bsim_block_type *const bsim_table_types[]; /* tables.c */
 extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
 extern const int bsim_table_ntypes;
+
+/* sink_common.c: what the sinks share. */
+/* The computational function of a sink that records its inputs: names
+ * the columns after them at flag 4 (so that a sink never activated still
+ * has a record), then one row of all inputs per activation (flag 2). */
+void bsim_std_record_fn(bsim_block *blk, int flag);
+/* Name a record's n columns prefix<number>: numbers[k], or k + 1 when
+ * numbers is NULL ("ev1,ev2", "link2,link7"). 0, or -1 (reported). */
+int bsim_std_record_numbered(bsim_block *blk, const char *prefix, int n,
+                             const int *numbers);
+/* Parameters the sinks' dialogs share (checked by the functions below). */
+#define BSIM_SINK_WINDOW                                                       \
+  {                                                                            \
+    "window", BSIM_PARAM_REAL, "-1",                                           \
+        "output window number (-1: automatic); display only"                   \
+  }
+#define BSIM_SINK_POSITION                                                     \
+  {                                                                            \
+    "position", BSIM_PARAM_REAL, "[]",                                         \
+        "window position, [] or [x y]; display only"                           \
+  }
+#define BSIM_SINK_SIZE(def)                                                    \
+  { "size", BSIM_PARAM_REAL, def, "window size, [] or [w h]; display only" }
+/* A display-only number: name, default, what it is. */
+#define BSIM_SINK_SETTING(name, def, what)                                     \
+  { name, BSIM_PARAM_REAL, def, what "; display only" }
+/* Display settings, checked as Xcos's dialogs check them; each returns 0,
+ * or -1 after reporting through ctx. */
+/* The first n entries of v are usable as ints (stored in ipar). */
+int bsim_std_check_ints(bsim_define_ctx *ctx, const char *name,
+                        const bsim_value *v, int n);
+/* A window position or size: [] (stored as -1, -1) or two integers. */
+int bsim_std_window_pair(bsim_define_ctx *ctx, const char *name, int *out);
+/* A window number: -1 (automatic) or an integer >= 0. */
+int bsim_std_window(bsim_define_ctx *ctx, const char *name, int *out);
+/* Two axis ends with lo < hi. */
+int bsim_std_ordered(bsim_define_ctx *ctx, const char *lo_name, double lo,
+                     const char *hi_name, double hi);
+/* A parameter [min max] with min < max, into out[2]. */
+int bsim_std_bounds(bsim_define_ctx *ctx, const char *name, double *out);
+/* A parameter that must be 0 or 1. */
+int bsim_std_switch(bsim_define_ctx *ctx, const char *name, int *out);
 
 /* util.c */
 

@@ -31,6 +31,11 @@ typedef struct bsim_flat_link {
   int to_block, to_port;
 } bsim_flat_link;
 
+/* One output port of a flat block (port counted from 0). */
+typedef struct bsim_flat_port {
+  int block, port;
+} bsim_flat_port;
+
 typedef struct bsim_flat_observe {
   char *name;
   int block, port; /* an output port */
@@ -48,6 +53,11 @@ typedef struct bsim_flat {
   int nactivations;
   bsim_flat_observe *observes;
   int nobserves;
+  /* Every output port once, in the order Xcos numbers its link buffers
+   * (joins.c): the elements of these ports laid end to end are what
+   * model.probes counts from 1. */
+  bsim_flat_port *signals;
+  int nsignals;
   dg_settings settings; /* copied from the diagram (solver string owned) */
 } bsim_flat;
 

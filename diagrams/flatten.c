@@ -549,6 +549,7 @@ void bsim_flat_free(bsim_flat *f) {
   free(f->blocks);
   free(f->links);
   free(f->activations);
+  free(f->signals);
   for (int i = 0; i < f->nobserves; i++)
     free(f->observes[i].name);
   free(f->observes);

@@ -310,9 +310,55 @@ static int resolve_observe(fl *f, const dg_observe *o, bsim_flat_observe *fo) {
   return 0;
 }
 
+/*
+ * Output ports in the order Xcos numbers its link buffers, for probes
+ * (CFSCOPE): a port gets its number at the first data link that carries
+ * its signal, links taken in the order the walk met them (a superblock's
+ * links at its place among its level's blocks, then the level's own, each
+ * level in file order), as Scilab's compiler numbers the links of a
+ * diagram without split points; outputs that feed nothing follow, in
+ * block order. Links leading nowhere (an unfed superblock port) are
+ * skipped: the errors about them come from build_links.
+ */
+static int build_signal_order(fl *f, bsim_flat *out) {
+  int *base = calloc((size_t)out->nblocks + 1, sizeof *base);
+  if (!base) return dg_fl_nomem(f);
+  for (int b = 0; b < out->nblocks; b++)
+    base[b + 1] = base[b] + out->blocks[b].model.nout;
+  char *seen = calloc((size_t)base[out->nblocks] + 1, 1);
+  out->signals = calloc((size_t)base[out->nblocks] + 1, sizeof *out->signals);
+  if (!seen || !out->signals) {
+    free(base);
+    free(seen);
+    return dg_fl_nomem(f);
+  }
+  for (int r = 0; r < f->nraw; r++) {
+    int ni = f->raw[r].from_node, port = f->raw[r].from_port, steps = 0;
+    while (f->nodes[ni].role != LEAF && steps++ <= f->nnodes) {
+      int feed = f->feed[f->nodes[ni].inbase];
+      if (feed < 0) break;
+      ni = f->raw[feed].from_node;
+      port = f->raw[feed].from_port;
+    }
+    if (f->nodes[ni].role != LEAF) continue;
+    int b = f->nodes[ni].flat;
+    if (seen[base[b] + port]) continue;
+    seen[base[b] + port] = 1;
+    out->signals[out->nsignals++] = (bsim_flat_port){b, port};
+  }
+  for (int b = 0; b < out->nblocks; b++)
+    for (int k = 0; k < out->blocks[b].model.nout; k++)
+      if (!seen[base[b] + k])
+        out->signals[out->nsignals++] = (bsim_flat_port){b, k};
+  free(base);
+  free(seen);
+  return 0;
+}
+
 int dg_fl_join(fl *f, bsim_flat *out, int **lines) {
   const bsim_diagram *d = f->d;
-  if (index_feeds(f) || build_links(f, out, lines) || build_activations(f, out))
+  if (index_feeds(f) || build_links(f, out, lines) ||
+      build_activations(f, out) || build_signal_order(f, out))
     return -1;
   if (d->nobserves == 0) return 0;
   out->observes = calloc((size_t)d->nobserves, sizeof *out->observes);

@@ -390,6 +390,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   size_t outoff = 0;
   for (int i = 0; i < flat->nblocks; i++)
     setup_block(p, i, &outoff);
+  if (bsim_plan_probes(p, err) != 0) goto fail;
   if (graph_build(flat, portbase, &g) != 0 ||
       compute_order(&g, p->order, torn) != 0)
     goto nomem;
@@ -403,6 +404,7 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   return p;
 nomem:
   bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while compiling");
+fail:
   graph_free(&g);
   free(torn);
   bsim_plan_free(p);
@@ -412,6 +414,8 @@ nomem:
 void bsim_plan_free(bsim_plan *p) {
   if (!p) return;
   bsim_plan_jacobian_free(p);
+  for (int i = 0; p->blocks && i < p->nblocks; i++)
+    free(p->blocks[i].probe_off);
   free(p->torn);
   free(p->blocks);
   free(p->order);

@@ -31,6 +31,8 @@ typedef struct plan_block {
   int xoff;   /* offset of the block's states in y, -1 if none */
   int goff;   /* offset of its surfaces in the global g, -1 if none */
   int active; /* outputs may change while the integrator runs */
+  /* where in a run's output buffers each of fb->model.probes lies */
+  size_t *probe_off;
 } plan_block;
 
 /* A signal that closes an algebraic loop: consumers read w (a copy of
@@ -135,6 +137,10 @@ typedef struct bsim_run {
 /* Activation inheritance and event criticality (critical.c); called by
  * bsim_plan_create. 0, or -1 out of memory. */
 int bsim_plan_analyze_events(bsim_plan *p);
+/* Where each probe of each block lies in the output buffers (probes.c);
+ * called by bsim_plan_create after the buffers are laid out. 0, or -1
+ * with err set (BSIM_ERR_INPUT for a number that names no element). */
+int bsim_plan_probes(bsim_plan *p, bsim_error *err);
 
 /* The sparsity pattern (sparsity.c); called by bsim_plan_create after the
  * layout. 0 (pattern possibly left NULL when too dense), or -1 out of

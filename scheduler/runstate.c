@@ -52,6 +52,7 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
     double *z = take(a, (size_t)m->nz, sizeof(double));
     int *mode = take(a, (size_t)s->nmode, sizeof(int));
     double *evout = take(a, (size_t)s->nevout, sizeof(double));
+    const double **probe = take(a, (size_t)s->nprobes, sizeof(double *));
     if (!a->base) continue;
     rt_block *rb = &x->blocks[i];
     rb->m = m;
@@ -64,6 +65,10 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
     rb->b.z = z;
     rb->b.mode = mode;
     rb->b.evout = evout;
+    for (int k = 0; k < s->nprobes; k++)
+      probe[k] = x->outbufs + p->blocks[i].probe_off[k];
+    rb->b.probe = probe;
+    rb->b.nprobe = s->nprobes;
   }
 }
 

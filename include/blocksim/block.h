@@ -93,6 +93,12 @@ typedef struct bsim_block {
    * writes only its nonzero entries. NULL for other blocks. */
   double *jac;
 
+  /* Signal elements the block reads without a link (model.probes, CFSCOPE's
+   * "links to view"): probe[k] points at the element model.probes[k]
+   * names, valid while the block runs. NULL / 0 for other blocks. */
+  int nprobe;
+  const double *const *probe;
+
   /* Private to the scheduler: error reporting and bookkeeping. */
   void *ctx_;
 } bsim_block;
@@ -233,6 +239,13 @@ typedef struct bsim_model {
    * BSIM_TYPE_JACOBIAN (e.g. INTEGRAL_m with saturation, whose Jacobian
    * depends on modes); the solver then uses finite differences. */
   int no_jacobian;
+  /* Signal elements read without a link (CFSCOPE): numbers counted from 1
+   * over the elements of every output port, ports in the order Xcos
+   * numbers its link buffers (docs/blocks.md, "Floating probes"). The
+   * block finds them in bsim_block.probe. Set with
+   * bsim_model_alloc_probes. */
+  int nprobes;
+  int *probes;
 } bsim_model;
 
 /* Allocation helpers for define steps: each (re)allocates the arrays and
@@ -245,6 +258,7 @@ int *bsim_model_alloc_ipar(bsim_model *m, int n);
 double *bsim_model_alloc_x0(bsim_model *m, int n);
 double *bsim_model_alloc_z0(bsim_model *m, int n);
 int *bsim_model_alloc_zcdirs(bsim_model *m, int n);
+int *bsim_model_alloc_probes(bsim_model *m, int n);
 /* Append a copy of a real matrix to opar; 0, or -1 out of memory. */
 int bsim_model_add_opar(bsim_model *m, const bsim_value *v);
 void bsim_model_clear(bsim_model *m);

@@ -227,6 +227,20 @@ static inline void no_error(harness *h, const char *what) {
 
 #define SCALAR(x) ((bsim_value){1, 1, (double[]){x}, NULL})
 
+/* Row r of a sink's record must be (t, v[0..n-1]); recorded values are
+ * copies, so the comparison is exact. */
+static inline void check_row(harness *h, size_t r, double t, const double *v,
+                             int n) {
+  CHECK(h->rb.rec_cols == n, "row width %d, want %d", h->rb.rec_cols, n);
+  CHECK(r < h->rb.rec_rows, "row %zu missing (%zu rows)", r, h->rb.rec_rows);
+  if (r >= h->rb.rec_rows || h->rb.rec_cols != n) return;
+  const double *row = h->rb.rec + r * (size_t)(n + 1);
+  CHECK(row[0] == t, "row %zu: t = %g, want %g", r, row[0], t);
+  for (int i = 0; i < n; i++)
+    CHECK(row[1 + i] == v[i], "row %zu col %d: %g, want %g", r, i, row[1 + i],
+          v[i]);
+}
+
 #else /* BLOCK_HARNESS_FROM_DEFINE */
 
 /* ------------------------------------------ views built by a define step

@@ -7,18 +7,6 @@
  */
 #include "tests/unit/block_harness.h"
 
-/* Recorded values are copies: exact comparison. */
-static void check_row(harness *h, size_t r, double t, const double *v, int n) {
-  CHECK(h->rb.rec_cols == n, "row width %d, want %d", h->rb.rec_cols, n);
-  CHECK(r < h->rb.rec_rows, "row %zu missing (%zu rows)", r, h->rb.rec_rows);
-  if (r >= h->rb.rec_rows || h->rb.rec_cols != n) return;
-  const double *row = h->rb.rec + r * (size_t)(n + 1);
-  CHECK(row[0] == t, "row %zu: t = %g, want %g", r, row[0], t);
-  for (int i = 0; i < n; i++)
-    CHECK(row[1 + i] == v[i], "row %zu col %d: %g, want %g", r, i, row[1 + i],
-          v[i]);
-}
-
 static void test_cscope(void) {
   harness h;
   bsim_block *b = mk(&h, "CSCOPE", 1, 0, (int[]){3, 1});

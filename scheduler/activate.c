@@ -137,7 +137,7 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
                      r->max_events, r->t, f->blocks[ev.block].path);
       return -1;
     }
-    if (activate(r, err) != 0) return -1;
+    if (bsim_run_pileup(r, err) != 0 || activate(r, err) != 0) return -1;
   }
   return served;
 }
@@ -163,12 +163,14 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
       fired |= rb->b.jroot[k] != 0;
     if (!fired) continue;
     r->cause = rb->b.path;
+    if (bsim_run_pileup(r, err) != 0) return -1;
     rb->b.nevprt = -1;
     if (bsim_run_schedule(r, i, err) != 0) return -1;
     if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     rb->b.nevprt = 0;
   }
+  bsim_run_zeno_roots(r, x->jroot);
   memset(x->jroot, 0, sizeof(int) * (size_t)p->ng);
   if (x->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);

@@ -4,6 +4,7 @@
  * reporting. This is the hot path: no allocation, no copies of states (block
  * x / xd / res point straight into the engine's vectors).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +101,7 @@ int bsim_run_residual(double t, const double *y, const double *yp, double *res,
                       void *user) {
   bsim_run *x = user;
   x->errs.recoverable = 0;
+  x->roots_streak = 0;
   bsim_run_bind(x, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   int rc = bsim_run_outputs(x, 0);
   if (rc != BSIM_CB_OK) return rc;
@@ -134,9 +136,46 @@ int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
   return BSIM_CB_OK;
 }
 
+/* A root search halves its bracket at least every few evaluations, so a
+ * double's 2^-52 relative resolution is reached long before this many; an
+ * engine's search can still cycle forever when a surface lives at the
+ * scale of denormals (a threshold of 1e-308): bounded here, whatever the
+ * engine and the block. */
+enum { MAX_ROOT_SEARCH = 10000 };
+
+static int root_search_fails(bsim_run *x, double t, const double *g) {
+  const bsim_plan *p = x->plan;
+  int near = 0;
+  for (int j = 1; j < p->ng; j++)
+    if (fabs(g[j]) < fabs(g[near])) near = j;
+  const plan_block *pb = NULL;
+  for (int b = 0; b < p->nblocks && !pb; b++)
+    if (p->blocks[b].goff >= 0 && near >= p->blocks[b].goff &&
+        near < p->blocks[b].goff + p->blocks[b].fb->model.ng)
+      pb = &p->blocks[b];
+  x->errs.fatal = 1;
+  bsim_error_set(&x->errs.err, BSIM_ERR_SIM,
+                 "the zero crossings of block '%s' (%s) cannot be located "
+                 "near t=%.17g: %d evaluations of its surfaces without "
+                 "progress (hint: thresholds closer to each other or to the "
+                 "signal than the integrator can resolve, e.g. 1e-308, "
+                 "cannot be told apart; widen them)",
+                 pb ? pb->fb->path : "?", pb ? pb->fb->type->name : "?", t,
+                 MAX_ROOT_SEARCH);
+  return BSIM_CB_FATAL;
+}
+
 int bsim_run_roots(double t, const double *y, const double *yp, double *g,
                    void *user) {
   bsim_run *x = user;
+  int rc = bsim_run_surfaces(x, t, y, yp, g);
+  if (rc != BSIM_CB_OK) return rc;
+  if (++x->roots_streak > MAX_ROOT_SEARCH) return root_search_fails(x, t, g);
+  return BSIM_CB_OK;
+}
+
+int bsim_run_surfaces(bsim_run *x, double t, const double *y, const double *yp,
+                      double *g) {
   const bsim_plan *p = x->plan;
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);

@@ -132,6 +132,10 @@ typedef struct bsim_run {
   struct bsim_run_jac *jac; /* buffers of the analytic Jacobian, or NULL */
   void *mem;                /* one allocation behind the views' arrays */
   bsim_run_errors errs;
+  /* surface evaluations since the last residual: an engine locating a
+   * root evaluates only the surfaces, so a long streak is a root search
+   * that does not converge (eval.c bounds it) */
+  long roots_streak;
 } bsim_run;
 
 /* Activation inheritance and event criticality (critical.c); called by
@@ -185,5 +189,9 @@ int bsim_run_residual(double t, const double *y, const double *yp, double *res,
 int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res);
 int bsim_run_roots(double t, const double *y, const double *yp, double *g,
                    void *user);
+/* The surfaces at (t, y, y') for the scheduler's own use (not counted as
+ * an engine's root search). */
+int bsim_run_surfaces(bsim_run *x, double t, const double *y, const double *yp,
+                      double *g);
 
 #endif

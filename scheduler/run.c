@@ -50,26 +50,16 @@ static int guess_yp(run_state *r, bsim_error *err) {
   return 0;
 }
 
-/* Restarts closer together than this are "at the same time" for the
- * chattering guard: below it the engine cannot take a step anyway. */
-static double min_span(const run_state *r) {
-  return fmax(1e-10 * fabs(r->s->tf - r->s->t0),
-              100 * DBL_EPSILON * fabs(r->t));
-}
-
 static int chatter_guard(run_state *r, bsim_error *err) {
-  if (r->cold_restarts > 0 && r->t - r->last_restart_t < min_span(r))
-    r->fast_restarts++;
-  else
-    r->fast_restarts = 0;
-  r->last_restart_t = r->t;
-  if (r->fast_restarts < r->max_fast_restarts) return 0;
+  if (bsim_run_close_gaps(r, &r->fast_restarts, &r->last_restart_t) <
+      r->max_fast_restarts)
+    return 0;
   bsim_error_set(err, BSIM_ERR_SIM,
                  "the diagram chatters: %ld cold restarts in a row closer "
                  "than %.3g s at t=%.17g, the last caused by block '%s' "
                  "(Zeno behaviour? hint: add hysteresis or a minimum delay; "
                  "the bound is --max-restarts)",
-                 r->fast_restarts, min_span(r), r->t,
+                 r->fast_restarts, bsim_run_min_span(r), r->t,
                  r->cause ? r->cause : "?");
   return -1;
 }
@@ -274,6 +264,8 @@ static int step(run_state *r, bsim_error *err) {
     return -1;
   }
   r->t = tret;
+  /* before samples are taken of a state that ran past a missed crossing */
+  if (st != BSIM_ADV_ROOT && bsim_run_zeno_check(r, err) != 0) return -1;
   if (record_due(r, err) != 0) return -1;
   if (st == BSIM_ADV_OK) {
     /* hot events: the integrator runs on, values are its interpolation */
@@ -292,7 +284,8 @@ static int step(run_state *r, bsim_error *err) {
   /* at the final time nothing is left to integrate: a restart could only
    * fail (consistent values need a horizon beyond t) */
   if (r->stopped || r->next_sample >= r->s->nrows) return 0;
-  return after_discrete(r, err);
+  if (after_discrete(r, err) != 0) return -1;
+  return bsim_run_zeno_arm(r, err);
 }
 
 static void finish_stats(run_state *r, double wall) {
@@ -332,7 +325,7 @@ static int alloc_state(run_state *r) {
   r->modes = calloc(nm, sizeof(int));
   r->snap_modes = calloc(nm, sizeof(int));
   return r->y && r->yp && r->res && r->snap_y && r->snap_out && r->modes &&
-                 r->snap_modes
+                 r->snap_modes && bsim_run_zeno_alloc(r) == 0
              ? 0
              : -1;
 }
@@ -348,6 +341,7 @@ static void free_state(run_state *r) {
   free(r->snap_out);
   free(r->modes);
   free(r->snap_modes);
+  bsim_run_zeno_free(r);
 }
 
 int bsim_run_loop(bsim_sim *s, bsim_error *err) {
@@ -358,6 +352,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   r.p = s->plan;
   r.run = s->run;
   r.t = s->t0;
+  r.last_restart_t = r.last_event_t = NAN; /* none yet */
   r.max_events = s->max_events > 0 ? s->max_events : default_max_events;
   r.max_fast_restarts = s->max_fast_restarts > 0 ? s->max_fast_restarts
                                                  : default_max_fast_restarts;

@@ -30,7 +30,17 @@ typedef struct run_state {
   /* chattering guard */
   long max_events, max_fast_restarts, fast_restarts;
   double last_restart_t;
-  const char *cause; /* path of the block behind the last event or root */
+  const char *cause;   /* path of the block behind the last event or root */
+  long piled;          /* gaps shorter than min_span between the last
+                          events and roots, in a row */
+  double last_event_t; /* time of the last of them (NAN: none yet) */
+  /* surfaces watched for a missed return after a reset (zeno.c): crossing
+   * direction (0 = not watched), value after the reset */
+  int *watch_dir;
+  double *watch_g;
+  int watch_armed, watching;
+  double watch_t;               /* time of the restart that armed the watch */
+  double *gnow, *gnext, *ynext; /* scratch: ng, ng, ny */
 
   long events, roots, hot_continues, cold_restarts, downgrades;
 } run_state;
@@ -44,6 +54,23 @@ int bsim_run_schedule(run_state *r, int blk, bsim_error *err);
  * the number served, or -1. */
 int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err);
 int bsim_run_serve_roots(run_state *r, bsim_error *err);
+/* zeno.c: the chattering guard's accumulation checks (see there). */
+double bsim_run_min_span(const run_state *r);
+/* One more occurrence at r->t: the number of gaps in a row shorter than
+ * min_span between occurrences, counted in *gaps; *last is the previous
+ * occurrence's time (NAN for none), updated. */
+long bsim_run_close_gaps(const run_state *r, long *gaps, double *last);
+int bsim_run_zeno_alloc(run_state *r);
+void bsim_run_zeno_free(run_state *r);
+/* One event or root served at r->t: -1 (err set) past the pile-up bound. */
+int bsim_run_pileup(run_state *r, bsim_error *err);
+/* The surfaces that fired at a root (jroot, before it is cleared). */
+void bsim_run_zeno_roots(run_state *r, const int *jroot);
+/* After the restart (or downgrade) that follows roots: which of them to
+ * watch. At each later return of the engine but at roots: -1 (err set)
+ * when a watched surface's return across was missed. */
+int bsim_run_zeno_arm(run_state *r, bsim_error *err);
+int bsim_run_zeno_check(run_state *r, bsim_error *err);
 /* finite.c: every output buffer finite, or -1 with err naming the first
  * block whose output is NaN or infinite. */
 int bsim_run_check_finite(run_state *r, bsim_error *err);

@@ -79,9 +79,10 @@ typedef struct bsim_options {
   int spacing; /* -1 = diagram's, else bsim_spacing */
   const char *solver;
   /* Chattering guard: the run stops (status 1) after more than
-   * max_events_per_instant events at one time instant, or after
-   * max_fast_restarts cold restarts in a row each closer to the previous
-   * than the engine's minimum step. */
+   * max_events_per_instant events at one time instant or in a row each
+   * closer to the previous than the engine's minimum step, or after
+   * max_fast_restarts cold restarts in a row that close (docs/scheduler.md,
+   * which also describes the checks without a bound). */
   long max_events_per_instant; /* default 1000 */
   long max_fast_restarts;      /* default 100 */
   /* Solver parameters as name=value text (nsolver_params of each), e.g.

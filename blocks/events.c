@@ -14,24 +14,60 @@
 
 /* ------------------------------------ evtdly4: EVTDLY_c, CLOCK_c, SampleCLK */
 
-/* The next firing is computed as base + k * delay rather than t + delay, so
- * that a clock (a delay feeding itself) ticks at exact multiples of its
- * period instead of accumulating one rounding error per tick. An activation
- * that is not the one expected (a delay triggered from outside) restarts the
- * count from its own time, which gives t + delay. */
+/* Xcos's evtdly4 counts its activations: the k-th one asks for the date
+ * init-time + k delay (delay t + delay when init-time < 0). A clock (the
+ * delay wired to itself, CLOCK_c) thus ticks at init-time + k period
+ * without drift; an outside activation gets the same rule, as in Xcos, so
+ * a date already past gives no event. */
 typedef struct delay_work {
+  long k; /* activations so far */
+} delay_work;
+
+static int delay_init(bsim_block *blk) {
+  if (blk->nrpar < 2 || !(blk->rpar[0] > 0) || blk->nevout < 1) {
+    bsim_block_error(blk, "rpar must hold [delay > 0; initial firing] and "
+                          "the block needs one event output");
+    return -1;
+  }
+  if (!*blk->work && !(*blk->work = calloc(1, sizeof(delay_work)))) {
+    bsim_block_error(blk, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+static void evtdly4_fn(bsim_block *blk, int flag) {
+  delay_work *w = (delay_work *)*blk->work;
+  if (flag == BSIM_FLAG_INIT) {
+    if (delay_init(blk) == 0) ((delay_work *)*blk->work)->k = 0;
+  } else if (flag == BSIM_FLAG_EVENTS && w && blk->nevprt != 0) {
+    double dt = blk->rpar[0], ff = blk->rpar[1];
+    w->k++;
+    /* the scheduler adds t back: the same two roundings as Xcos */
+    blk->evout[0] = ff >= 0 ? ff + (double)w->k * dt - blk->t : dt;
+  } else if (flag == BSIM_FLAG_END) {
+    free(w);
+    *blk->work = NULL;
+  }
+}
+
+/* SampleCLK: ticks at offset + k period (the first at t >= 0). Xcos merges
+ * all SampleCLK blocks into one clock at compile time; here each is its own
+ * clock, computed from the number of ticks since the first so that it does
+ * not drift. */
+typedef struct sample_work {
   double base; /* time of tick 0 of the current run of ticks */
   long k;      /* ticks scheduled since base */
   int have;    /* base is meaningful */
-} delay_work;
+} sample_work;
 
-static void delay_fn(bsim_block *blk, int flag) {
-  delay_work *w = (delay_work *)*blk->work;
+static void sampleclk_fn(bsim_block *blk, int flag) {
+  sample_work *w = (sample_work *)*blk->work;
   switch (flag) {
   case BSIM_FLAG_INIT:
     if (blk->nrpar < 2 || !(blk->rpar[0] > 0) || blk->nevout < 1) {
-      bsim_block_error(blk, "rpar must hold [delay > 0; initial firing] and "
-                            "the block needs one event output");
+      bsim_block_error(blk, "rpar must hold [period > 0; offset] and the "
+                            "block needs one event output");
       return;
     }
     if (!w) {
@@ -42,9 +78,8 @@ static void delay_fn(bsim_block *blk, int flag) {
       }
       *blk->work = w;
     }
-    w->base = blk->rpar[1];
     w->k = 0;
-    w->have = blk->rpar[1] >= 0;
+    w->have = 0;
     break;
   case BSIM_FLAG_EVENTS: {
     if (!w || blk->nevprt == 0) return;
@@ -104,18 +139,20 @@ static const bsim_block_type bsim_type_EVTDLY_c = {
     "EVTDLY_c",
     "evtdly4",
     "Event delay: an activation fires the output 'delay' later.",
-    "Each activation of the event input fires the event output 'delay'\n"
-    "time units later. With 'init-time' >= 0 the output also fires once at\n"
-    "that date without any activation. Activations that come exactly one\n"
-    "delay after the previous firing (a delay wired to itself, as inside\n"
-    "CLOCK_c) are scheduled at init-time + k delay, so a clock does not\n"
-    "drift. One event input, one event output, no data ports.\n"
+    "With 'init-time' >= 0 the output fires once at that date without any\n"
+    "activation, and the k-th activation of the event input fires it at\n"
+    "init-time + k delay, as Xcos's evtdly4 counts (a date already past\n"
+    "fires nothing): wired to itself, as inside CLOCK_c, it ticks at\n"
+    "init-time + k delay without drift. With 'init-time' < 0 each\n"
+    "activation fires the output 'delay' later. One event input, one\n"
+    "event output, no data ports.\n"
     "Run-time layout: rpar = [delay; init-time], firing = [init-time].",
     evtdly_params,
     2,
     evtdly_define,
-    delay_fn,
-    0};
+    evtdly4_fn,
+    0,
+    "delay,init-time"};
 
 static const bsim_param_spec clock_params[] = {
     {"period", BSIM_PARAM_REAL, "0.1", "time between two ticks (> 0)"},
@@ -138,16 +175,18 @@ static const bsim_block_type bsim_type_CLOCK_c = {
     "evtdly4",
     "Periodic clock: ticks at init-time + k period.",
     "Fires its event output at init-time, init-time + period, ... for the\n"
-    "whole run. In Xcos a superblock around EVTDLY_c whose output is split\n"
-    "back to its input; here the same EVTDLY_c model with that loop added\n"
-    "by the flattener (self-activated). One event output.\n"
+    "whole run, each date computed as init-time + k period (no drift). In\n"
+    "Xcos a superblock around EVTDLY_c whose output is split back to its\n"
+    "input; here the same EVTDLY_c model with that loop added by the\n"
+    "flattener (self-activated). One event output.\n"
     "Run-time layout (the inner EVTDLY_c's): rpar = [period; init-time],\n"
     "firing = [init-time], one event input (the loop), one event output.",
     clock_params,
     2,
     clock_define,
-    delay_fn,
-    BSIM_TYPE_SELF_ACTIVATED};
+    evtdly4_fn,
+    BSIM_TYPE_SELF_ACTIVATED,
+    "period,init-time"};
 
 static const bsim_param_spec sampleclk_params[] = {
     {"period", BSIM_PARAM_REAL, "1", "sample time (> 0)"},
@@ -185,8 +224,95 @@ static const bsim_block_type bsim_type_SampleCLK = {
     sampleclk_params,
     2,
     sampleclk_define,
-    delay_fn,
-    BSIM_TYPE_SELF_ACTIVATED};
+    sampleclk_fn,
+    BSIM_TYPE_SELF_ACTIVATED,
+    "period,offset"};
+
+/* ------------------------------------------------ evtdly: EVTDLY_f, CLOCK_f */
+
+/* Xcos's older delay adds the delay to the activation's date: a clock made
+ * of it (CLOCK_f) ticks at t(k+1) = t(k) + period, accumulating one
+ * rounding per tick, as Scilab's do. The date goes through evout as
+ * (t + delay) - t, which the scheduler adds back to t: Xcos converts the
+ * date the same way, so the ticks are Scilab's to the bit. */
+static void evtdly_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_INIT &&
+      (blk->nrpar < 1 || !(blk->rpar[0] > 0) || blk->nevout < 1))
+    bsim_block_error(blk, "rpar must hold [delay > 0] and the block needs "
+                          "one event output");
+  else if (flag == BSIM_FLAG_EVENTS && blk->nevprt != 0)
+    blk->evout[0] = (blk->t + blk->rpar[0]) - blk->t;
+}
+
+/* rpar = [delay], firing = [first] */
+static int evtdly_f_model(bsim_define_ctx *ctx, bsim_model *m,
+                          const char *delay_name) {
+  double dt, ff;
+  if (bsim_std_scalar(ctx, delay_name, &dt) ||
+      bsim_std_scalar(ctx, "init-time", &ff))
+    return -1;
+  if (dt <= 0)
+    return bsim_define_error(ctx, "'%s' must be > 0, got %g", delay_name, dt);
+  double *r = bsim_model_alloc_rpar(m, 1);
+  if (!r || bsim_model_set_events(m, 1, 1) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  r[0] = dt;
+  m->firing[0] = ff;
+  return 0;
+}
+
+static int evtdly_f_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return evtdly_f_model(ctx, m, "delay");
+}
+
+static const bsim_param_spec evtdly_f_params[] = {
+    {"delay", BSIM_PARAM_REAL, "0.1",
+     "time between an activation and the output event it causes (> 0)"},
+    {"init-time", BSIM_PARAM_REAL, "0.1",
+     "date of an output event fired without any activation; negative = none"},
+};
+
+static const bsim_block_type bsim_type_EVTDLY_f = {
+    "EVTDLY_f",
+    "evtdly",
+    "Event delay (older interface): an activation fires the output 'delay' "
+    "later.",
+    "Each activation at time t fires the event output at t + delay, the\n"
+    "sum rounded as in Xcos: wired to itself it ticks at t(k+1) = t(k) +\n"
+    "delay, accumulating rounding like Scilab's (EVTDLY_c counts from\n"
+    "init-time instead). With 'init-time' >= 0 the output also fires once\n"
+    "at that date. One event input, one event output, no data ports.\n"
+    "Run-time layout: rpar = [delay], firing = [init-time].",
+    evtdly_f_params,
+    2,
+    evtdly_f_define,
+    evtdly_fn,
+    0,
+    "delay,init-time"};
+
+static int clock_f_define(bsim_define_ctx *ctx, bsim_model *m) {
+  return evtdly_f_model(ctx, m, "period");
+}
+
+static const bsim_block_type bsim_type_CLOCK_f = {
+    "CLOCK_f",
+    "evtdly",
+    "Periodic clock (older interface): ticks every period from init-time.",
+    "Fires its event output at init-time, then every 'period': t(k+1) =\n"
+    "t(k) + period with the rounding of each sum, as Scilab's CLOCK_f does\n"
+    "(after 1000 ticks of 0.1 the date differs from 100 by a few ulps;\n"
+    "CLOCK_c computes init-time + k period instead). In Xcos a superblock\n"
+    "around EVTDLY_f whose output is split back to its input (an .xcos\n"
+    "reader dissolves it); here the same EVTDLY_f model with that loop\n"
+    "added by the flattener (self-activated). One event output.\n"
+    "Run-time layout (the inner EVTDLY_f's): rpar = [period], firing =\n"
+    "[init-time], one event input (the loop), one event output.",
+    clock_params,
+    2,
+    clock_f_define,
+    evtdly_fn,
+    BSIM_TYPE_SELF_ACTIVATED,
+    "period,init-time"};
 
 /* evroute.c */
 extern const bsim_block_type bsim_type_IFTHEL_f, bsim_type_ESELECT_f,
@@ -229,7 +355,25 @@ static const bsim_block_type bsim_type_END_c = {
     1,
     end_define,
     end_fn,
-    BSIM_TYPE_SELF_ACTIVATED};
+    BSIM_TYPE_SELF_ACTIVATED,
+    "time"};
+
+/* ENDBLK: in Xcos a superblock around END_c (an .xcos reader dissolves
+ * it); natively the same block under Xcos's name. */
+static const bsim_block_type bsim_type_ENDBLK = {
+    "ENDBLK",
+    "scicosexit",
+    "End of the simulation at a given time (END_c under its palette name).",
+    "Ends the run at 'time' (results up to that time are kept), as END_c,\n"
+    "whose superblock this is in Xcos's palette.\n"
+    "Run-time layout (the inner END_c's): rpar and ipar empty, nevin = 1,\n"
+    "nevout = 1, firing = [time].",
+    end_params,
+    1,
+    end_define,
+    end_fn,
+    BSIM_TYPE_SELF_ACTIVATED,
+    "time"};
 
 static const bsim_param_spec halt_params[] = {
     {"state", BSIM_PARAM_REAL, "0",
@@ -265,7 +409,8 @@ static const bsim_block_type bsim_type_HALT_f = {
     1,
     halt_define,
     halt_fn,
-    0};
+    0,
+    "state"};
 
 /* ----------------------------------------------------- CLKINV_f, CLKOUTV_f */
 
@@ -295,40 +440,64 @@ static int clkoutv_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* Ports never run: flattening replaces them by activation links. */
 static void evport_fn(bsim_block *blk, int flag) {}
 
+#define EVIN_DOC                                                               \
+  "Inside a superblock, stands for the superblock's event input number\n"      \
+  "'port': its event output carries the activations reaching that input\n"     \
+  "outside. Dissolved by flattening.\n"                                        \
+  "Run-time layout: ipar = [port], nevin = 0, nevout = 1, firing = [-1]."
+
+#define EVOUT_DOC                                                              \
+  "Inside a superblock, stands for the superblock's event output number\n"     \
+  "'port': what activates its event input leaves the superblock there.\n"      \
+  "Dissolved by flattening.\n"                                                 \
+  "Run-time layout: ipar = [port], nevin = 1, nevout = 0."
+
 static const bsim_block_type bsim_type_CLKINV_f = {
-    "CLKINV_f",
+    "CLKINV_f",    "input",       "Superblock event input port.",
+    EVIN_DOC,      evport_params, 1,
+    clkinv_define, evport_fn,     BSIM_TYPE_PORT,
+    "port"};
+
+static const bsim_block_type bsim_type_CLKOUTV_f = {
+    "CLKOUTV_f",    "output",      "Superblock event output port.",
+    EVOUT_DOC,      evport_params, 1,
+    clkoutv_define, evport_fn,     BSIM_TYPE_PORT,
+    "port"};
+
+/* Older drawings of the same ports. */
+static const bsim_block_type bsim_type_CLKIN_f = {
+    "CLKIN_f",
     "input",
-    "Superblock event input port.",
-    "Inside a superblock, stands for the superblock's event input number\n"
-    "'port': its event output carries the activations reaching that input\n"
-    "outside. Dissolved by flattening.\n"
-    "Run-time layout: ipar = [port], nevin = 0, nevout = 1.",
+    "Superblock event input port (older drawing).",
+    EVIN_DOC,
     evport_params,
     1,
     clkinv_define,
     evport_fn,
-    BSIM_TYPE_PORT};
+    BSIM_TYPE_PORT,
+    "port"};
 
-static const bsim_block_type bsim_type_CLKOUTV_f = {
-    "CLKOUTV_f",
+static const bsim_block_type bsim_type_CLKOUT_f = {
+    "CLKOUT_f",
     "output",
-    "Superblock event output port.",
-    "Inside a superblock, stands for the superblock's event output number\n"
-    "'port': what activates its event input leaves the superblock there.\n"
-    "Dissolved by flattening.\n"
-    "Run-time layout: ipar = [port], nevin = 1, nevout = 0.",
+    "Superblock event output port (older drawing).",
+    EVOUT_DOC,
     evport_params,
     1,
     clkoutv_define,
     evport_fn,
-    BSIM_TYPE_PORT};
+    BSIM_TYPE_PORT,
+    "port"};
 
-/* EVTDLY_c before CLOCK_c so that "evtdly4" finds the plain delay. */
+/* Plain delays before the clocks built on them, so that "evtdly4" and
+ * "evtdly" find the delay; END_c before ENDBLK for "scicosexit". */
 const bsim_block_type *const bsim_event_types[] = {
-    &bsim_type_EVTDLY_c, &bsim_type_CLOCK_c,   &bsim_type_SampleCLK,
-    &bsim_type_IFTHEL_f, &bsim_type_ESELECT_f, &bsim_type_CLKSOMV_f,
-    &bsim_type_CLKSOM_f, &bsim_type_ANDBLK,    &bsim_type_END_c,
-    &bsim_type_HALT_f,   &bsim_type_CLKINV_f,  &bsim_type_CLKOUTV_f,
+    &bsim_type_EVTDLY_c,  &bsim_type_CLOCK_c,   &bsim_type_EVTDLY_f,
+    &bsim_type_CLOCK_f,   &bsim_type_SampleCLK, &bsim_type_IFTHEL_f,
+    &bsim_type_ESELECT_f, &bsim_type_CLKSOMV_f, &bsim_type_CLKSOM_f,
+    &bsim_type_ANDBLK,    &bsim_type_END_c,     &bsim_type_ENDBLK,
+    &bsim_type_HALT_f,    &bsim_type_CLKINV_f,  &bsim_type_CLKOUTV_f,
+    &bsim_type_CLKIN_f,   &bsim_type_CLKOUT_f,
 };
 const int bsim_event_ntypes =
     (int)(sizeof bsim_event_types / sizeof bsim_event_types[0]);

@@ -4,6 +4,7 @@
  * activations (CLKSOMV_f: union, ANDBLK: intersection). Split from events.c
  * to keep files short; events.c lists these types in the family table.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "blocks/std.h"
@@ -19,34 +20,38 @@ extern const bsim_block_type bsim_type_IFTHEL_f, bsim_type_ESELECT_f,
  * boundary between two choices while the integrator runs (nevprt = -1):
  * the surface that fired and its direction tell which side was entered. */
 
-static int router_io(bsim_define_ctx *ctx, bsim_model *m, int nevout, int *zc) {
-  int inherit;
-  if (bsim_std_int(ctx, "inherit", 0, &inherit) ||
-      bsim_std_int(ctx, "zero-crossing", 0, zc))
+/* Xcos's two dialogs read their "Inherit (1: no, 0: yes)" field
+ * differently: IFTHEL_f has an event input only for 1, ESELECT_f for
+ * anything but 0 (evin_only_one says which rule). Any nonzero
+ * "Zero-crossing" means yes. */
+static int router_io(bsim_define_ctx *ctx, bsim_model *m, int nevout,
+                     int evin_only_one, int *zc) {
+  double evin, z;
+  if (bsim_std_scalar(ctx, "event-input", &evin) ||
+      bsim_std_scalar(ctx, "zero-crossing", &z))
     return -1;
-  if (inherit > 1)
-    return bsim_define_error(ctx, "'inherit' must be 0 or 1, got %d", inherit);
-  if (*zc > 1)
-    return bsim_define_error(ctx, "'zero-crossing' must be 0 or 1, got %d",
-                             *zc);
+  int has_evin = evin_only_one ? evin == 1 : evin != 0;
+  *zc = z != 0;
   if (bsim_model_set_inputs(m, 1, 1, 1, 1) != 0 ||
-      bsim_model_set_events(m, inherit ? 0 : 1, nevout) != 0)
+      bsim_model_set_events(m, has_evin, nevout) != 0)
     return bsim_define_error(ctx, "out of memory");
   return 0;
 }
 
 static const bsim_param_spec ifthel_params[] = {
-    {"inherit", BSIM_PARAM_REAL, "0",
-     "0: one event input activates the block; 1: no event input, the block "
-     "runs whenever the block feeding its input does (Xcos's dialog asks the "
-     "opposite: 'Inherit (1: no, 0: yes)')"},
+    {"event-input", BSIM_PARAM_REAL, "1",
+     "1: one event input activates the block; any other value: no event "
+     "input, the block runs whenever the block feeding its input does "
+     "(Xcos's 'Inherit (1: no, 0: yes)')"},
     {"zero-crossing", BSIM_PARAM_REAL, "1",
-     "1: also fire when u crosses 0 while the integrator runs"},
+     "nonzero: also fire when u crosses 0 while the integrator runs (only "
+     "without event input: a block that runs at events only is never "
+     "watched during integration)"},
 };
 
 static int ifthel_define(bsim_define_ctx *ctx, bsim_model *m) {
   int zc;
-  if (router_io(ctx, m, 2, &zc) != 0) return -1;
+  if (router_io(ctx, m, 2, 1, &zc) != 0) return -1;
   m->ng = m->nmode = zc;
   return 0;
 }
@@ -86,30 +91,37 @@ const bsim_block_type bsim_type_IFTHEL_f = {
     "(1: then, 2: else) and also fires when u crosses 0 while integrating:\n"
     "output 1 on a rising crossing, output 2 on a falling one.\n"
     "Run-time layout: rpar and ipar empty, in = 1, in2 = 1, dep_u = 1,\n"
-    "nevin = 1 (0 with inherit = 1), nevout = 2, firing = [-1 -1],\n"
+    "nevin = event-input == 1, nevout = 2, firing = [-1 -1],\n"
     "ng = nmode = zero-crossing.",
     ifthel_params,
     2,
     ifthel_define,
     ifthel_fn,
-    0};
+    BSIM_TYPE_SYNCHRONOUS};
 
 static const bsim_param_spec eselect_params[] = {
-    {"outputs", BSIM_PARAM_REAL, "2", "number of event outputs (>= 2)"},
-    {"inherit", BSIM_PARAM_REAL, "0",
-     "0: one event input activates the block; 1: no event input, the block "
-     "runs whenever the block feeding its input does (Xcos's dialog asks the "
-     "opposite: 'Inherit (1: no, 0: yes)')"},
+    {"outputs", BSIM_PARAM_REAL, "2",
+     "number of event outputs (>= 2; a fraction is dropped, as Scilab's "
+     "int())"},
+    {"event-input", BSIM_PARAM_REAL, "1",
+     "0: no event input, the block runs whenever the block feeding its "
+     "input does; any other value: one event input activates it (Xcos's "
+     "'Inherit (1: no, 0: yes)')"},
     {"zero-crossing", BSIM_PARAM_REAL, "0",
-     "1: also fire when u crosses 2, 3, ..., outputs while integrating"},
+     "nonzero: also fire when u crosses 2, 3, ..., outputs while "
+     "integrating (only without event input)"},
 };
 
 static int eselect_define(bsim_define_ctx *ctx, bsim_model *m) {
-  int n, zc;
-  if (bsim_std_int(ctx, "outputs", 2, &n) != 0) return -1;
-  if (n > 31)
-    return bsim_define_error(ctx, "'outputs' must be at most 31, got %d", n);
-  if (router_io(ctx, m, n, &zc) != 0) return -1;
+  int zc;
+  double out;
+  if (bsim_std_scalar(ctx, "outputs", &out) != 0) return -1;
+  out = trunc(out);
+  if (out < 2 || out > 31)
+    return bsim_define_error(ctx, "'outputs' must be from 2 to 31, got %g",
+                             out);
+  int n = (int)out;
+  if (router_io(ctx, m, n, 0, &zc) != 0) return -1;
   m->ng = zc ? n - 1 : 0;
   m->nmode = zc;
   return 0;
@@ -163,13 +175,13 @@ const bsim_block_type bsim_type_ESELECT_f = {
     "the output entered (the upper one when rising, the lower one when\n"
     "falling).\n"
     "Run-time layout: rpar and ipar empty, in = 1, in2 = 1, dep_u = 1,\n"
-    "nevin = 1 (0 with inherit = 1), nevout = outputs, firing = -1 each,\n"
+    "nevin = event-input != 0, nevout = outputs, firing = -1 each,\n"
     "ng = outputs-1 and nmode = 1 with zero crossings, else 0.",
     eselect_params,
     3,
     eselect_define,
     eselect_fn,
-    0};
+    BSIM_TYPE_SYNCHRONOUS};
 
 /* ------------------------------------------------- CLKSOMV_f and CLKSOM_f */
 
@@ -196,12 +208,12 @@ static void clksom_fn(bsim_block *blk, int flag) {
 const bsim_block_type bsim_type_CLKSOMV_f = {
     "CLKSOMV_f",   "sum",     "Event union of three event inputs.",
     CLKSOM_DOC,    NULL,      0,
-    clksom_define, clksom_fn, 0};
+    clksom_define, clksom_fn, BSIM_TYPE_EVENT_UNION};
 
 const bsim_block_type bsim_type_CLKSOM_f = {
     "CLKSOM_f",    "sum",     "Event union (older drawing of CLKSOMV_f).",
     CLKSOM_DOC,    NULL,      0,
-    clksom_define, clksom_fn, 0};
+    clksom_define, clksom_fn, BSIM_TYPE_EVENT_UNION};
 
 /* ------------------------------------------------------------------ ANDBLK */
 

@@ -39,6 +39,7 @@ static const struct {
     {bsim_random_types, &bsim_random_ntypes},
     {bsim_linear_f_types, &bsim_linear_f_ntypes},
     {bsim_table_types, &bsim_table_ntypes},
+    {bsim_counting_types, &bsim_counting_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -69,6 +69,9 @@ extern const int bsim_sink_event_ntypes;
 /* random.c: RAND_f, RAND_m */
 extern const bsim_block_type *const bsim_random_types[];
 extern const int bsim_random_ntypes;
+/* counting.c: Modulo_Count, freq_div, ANDLOG_f, SELECT_f */
+extern const bsim_block_type *const bsim_counting_types[];
+extern const int bsim_counting_ntypes;
 
 /* Computational functions and define steps shared with the Xcos
  * families that reuse a block's semantics under another interface name

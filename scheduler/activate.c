@@ -1,11 +1,13 @@
 /*
  * Serving discrete activity between solver calls: calendar events with
- * their activation trees (including blocks that inherit activation from
- * their inputs), roots of zero-crossing surfaces, and mode updates. Nothing
+ * their activation lists (including blocks that inherit activation from
+ * their inputs, and the activations synchronous routers fire inside
+ * them), roots of zero-crossing surfaces, and mode updates. Nothing
  * here touches the integrator: run.c decides between hot continuation and
  * cold restart afterwards.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scheduler/run.h"
@@ -63,44 +65,103 @@ int bsim_run_schedule(run_state *r, int i, bsim_error *err) {
   return 0;
 }
 
-/* Blocks without event inputs and dep_t are activated with their sources. */
-static void inherit(const bsim_plan *p, bsim_run *x) {
-  for (int k = 0; k < p->nblocks; k++) {
-    int i = p->order[k];
-    if (!p->inherits[i] || x->blocks[i].b.nevprt) continue;
-    for (int e = p->src_start[i]; e < p->src_start[i + 1]; e++)
-      if (x->blocks[p->src_block[e]].b.nevprt) {
-        x->blocks[i].b.nevprt = 1;
-        break;
-      }
+/* The event outputs served within one calendar event: that event, then
+ * each synchronous output fired during the outputs, in firing order. Short
+ * chains stay in `local`. */
+typedef struct chain {
+  int *ev, n, cap;
+  int local[32];
+} chain;
+
+static int chain_push(chain *c, int e) {
+  if (c->n == c->cap) {
+    int cap = 2 * c->cap;
+    int *ev = malloc(sizeof(int) * (size_t)cap);
+    if (!ev) return -1;
+    memcpy(ev, c->ev, sizeof(int) * (size_t)c->n);
+    if (c->ev != c->local) free(c->ev);
+    c->ev = ev;
+    c->cap = cap;
   }
+  c->ev[c->n++] = e;
+  return 0;
 }
 
-/* Activated blocks in compiled order: outputs (1), output events (3),
- * state updates (2). */
-static int activate(run_state *r, bsim_error *err) {
+/* Outputs (flag 1) of the blocks event output e activates, in compiled
+ * order. A synchronous router decides at once (flag 3) and the outputs it
+ * fires with delay 0 are served right there, depth first, as Xcos's
+ * simulator does: the blocks they activate compute their outputs before
+ * the blocks of this activation that read them. */
+static int outputs_pass(run_state *r, chain *c, int e, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
-  if (bsim_run_settle(r, err) != 0) return -1;
-  inherit(p, x);
-  for (int k = 0; k < p->nblocks; k++) {
-    int i = p->order[k];
-    if (x->blocks[i].b.nevprt && x->blocks[i].b.nout &&
-        bsim_run_call(x, i, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
+  if (chain_push(c, e) != 0) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++) {
+    int b = p->act_block[a];
+    bsim_block *blk = &x->blocks[b].b;
+    blk->nevprt = p->act_bits[a];
+    if (blk->nout && bsim_run_call(x, b, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
+    if (p->synchronous[b] && blk->nevout > 0) {
+      for (int k = 0; k < blk->nevout; k++)
+        blk->evout[k] = -1.0;
+      if (bsim_run_call(x, b, BSIM_FLAG_EVENTS) != BSIM_CB_OK)
+        return bsim_run_fail(r, err);
+      blk->nevprt = 0;
+      for (int k = 0; k < blk->nevout; k++) {
+        double d = blk->evout[k];
+        int ek = p->evbase[b] + k;
+        if (d == 0) {
+          if (outputs_pass(r, c, ek, err) != 0) return -1;
+        } else if (d > 0) {
+          bsim_calendar *cal = p->evcrit[ek] ? &r->crit : &r->hot;
+          if (bsim_calendar_push(cal, r->t + d, b, k, r->seq++) != 0) {
+            bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+            return -1;
+          }
+        }
+      }
+    }
+    blk->nevprt = 0;
   }
-  for (int k = 0; k < p->nblocks; k++) {
-    int i = p->order[k];
-    if (x->blocks[i].b.nevprt && bsim_run_schedule(r, i, err) != 0) return -1;
+  return 0;
+}
+
+/* Then, event by event in the chain's order, each activated block
+ * schedules its output events (flag 3; routers already did) and updates
+ * its state (flag 2). */
+static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
+  for (int i = 0; i < c->n; i++) {
+    int e = c->ev[i];
+    for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++) {
+      int b = p->act_block[a];
+      bsim_block *blk = &x->blocks[b].b;
+      blk->nevprt = p->act_bits[a];
+      if (!p->synchronous[b] && bsim_run_schedule(r, b, err) != 0) return -1;
+      if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+        return bsim_run_fail(r, err);
+      blk->nevprt = 0;
+    }
   }
-  for (int k = 0; k < p->nblocks; k++) {
-    int i = p->order[k];
-    if (!x->blocks[i].b.nevprt) continue;
-    if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
-      return bsim_run_fail(r, err);
-    x->blocks[i].b.nevprt = 0;
-  }
-  if (x->errs.stop) r->stopped = 1;
+  return 0;
+}
+
+/* Serve event output e: its activation, synchronous routing included. */
+static int activate(run_state *r, int e, bsim_error *err) {
+  chain c = {0};
+  c.ev = c.local;
+  c.cap = (int)(sizeof c.local / sizeof c.local[0]);
+  int rc = bsim_run_settle(r, err);
+  if (rc == 0) rc = outputs_pass(r, &c, e, err);
+  if (rc == 0) rc = updates_pass(r, &c, err);
+  if (c.ev != c.local) free(c.ev);
+  if (rc != 0) return -1;
+  if (r->run->errs.stop) r->stopped = 1;
   return bsim_run_settle(r, err);
 }
 
@@ -122,11 +183,7 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
   while (!r->stopped && (c = due(r, only_hot)) != NULL) {
     bsim_event ev;
     bsim_calendar_pop(c, &ev);
-    const bsim_plan *p = r->p;
-    bsim_run *x = r->run;
-    int e = p->evbase[ev.block] + ev.port;
-    for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++)
-      x->blocks[p->act_block[a]].b.nevprt |= 1 << p->act_port[a];
+    int e = r->p->evbase[ev.block] + ev.port;
     r->events++;
     r->cause = f->blocks[ev.block].path;
     if (++served > r->max_events) {
@@ -137,7 +194,7 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
                      r->max_events, r->t, f->blocks[ev.block].path);
       return -1;
     }
-    if (bsim_run_pileup(r, err) != 0 || activate(r, err) != 0) return -1;
+    if (bsim_run_pileup(r, err) != 0 || activate(r, e, err) != 0) return -1;
   }
   return served;
 }

@@ -8,6 +8,12 @@
  * name the outputs to tear: removing them leaves the component acyclic, and
  * each torn output becomes an algebraic unknown that IDA solves for, so an
  * algebraic loop is an equation, not an error.
+ *
+ * The graph also has an edge from each synchronous router (IFTHEL_f, ...)
+ * to the blocks its outputs activate: those run inside the router's
+ * activation, so the blocks reading their outputs must come after the
+ * router. Such an edge cannot be torn; one inside a loop means the router's
+ * choice needs what it activates: an error, as in Xcos.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +24,43 @@ typedef struct graph {
   int n;
   int *start; /* CSR: edges of node v are start[v] .. start[v+1]-1 */
   int *dst;
-  int *port; /* global output-port index of the edge's source */
+  int *port; /* global output-port index of the edge's source; -1 for a
+                synchronous activation */
 } graph;
 
 static void *xcalloc(size_t n, size_t size) {
   return calloc(n ? n : 1, size);
 }
 
-/* Direct-feedthrough edges: src -> dst when dst needs the input now. */
-static int graph_build(const bsim_flat *f, const int *portbase, graph *g) {
+/* The targets of block b's synchronous outputs: tgt_* over b's outputs. */
+static int sync_first(const bsim_plan *p, int b) {
+  return p->synchronous[b] ? p->tgt_start[p->evbase[b]] : 0;
+}
+
+static int sync_end(const bsim_plan *p, int b) {
+  return p->synchronous[b] ? p->tgt_start[p->evbase[b + 1]] : 0;
+}
+
+/* Direct-feedthrough edges: src -> dst when dst needs the input now; and
+ * router -> target for synchronous activations. */
+static int graph_build(const bsim_plan *p, graph *g) {
+  const bsim_flat *f = p->flat;
+  const int *portbase = p->portbase;
+  size_t nsync = 0;
+  for (int b = 0; b < f->nblocks; b++)
+    nsync += (size_t)(sync_end(p, b) - sync_first(p, b));
   g->n = f->nblocks;
   g->start = xcalloc((size_t)f->nblocks + 1, sizeof(int));
-  g->dst = xcalloc((size_t)f->nlinks, sizeof(int));
-  g->port = xcalloc((size_t)f->nlinks, sizeof(int));
+  g->dst = xcalloc((size_t)f->nlinks + nsync, sizeof(int));
+  g->port = xcalloc((size_t)f->nlinks + nsync, sizeof(int));
   if (!g->start || !g->dst || !g->port) return -1;
   for (int i = 0; i < f->nlinks; i++) {
     const bsim_flat_link *l = &f->links[i];
     if (f->blocks[l->to_block].model.dep_u[l->to_port])
       g->start[l->from_block + 1]++;
   }
+  for (int b = 0; b < g->n; b++)
+    g->start[b + 1] += sync_end(p, b) - sync_first(p, b);
   for (int v = 0; v < g->n; v++)
     g->start[v + 1] += g->start[v];
   int *fill = xcalloc((size_t)g->n, sizeof(int));
@@ -48,6 +72,12 @@ static int graph_build(const bsim_flat *f, const int *portbase, graph *g) {
     g->dst[e] = l->to_block;
     g->port[e] = portbase[l->from_block] + l->from_port;
   }
+  for (int b = 0; b < g->n; b++)
+    for (int t = sync_first(p, b); t < sync_end(p, b); t++) {
+      int e = g->start[b] + fill[b]++;
+      g->dst[e] = p->tgt_block[t];
+      g->port[e] = -1;
+    }
   free(fill);
   return 0;
 }
@@ -142,7 +172,9 @@ static void order_component(const graph *g, const int *comp, int c,
       if (stacke[sp - 1] < g->start[v + 1]) {
         int e = stacke[sp - 1]++;
         int w = g->dst[e];
-        if (comp[w] != c || torn[g->port[e]]) continue;
+        /* synchronous activations never lie inside a component
+         * (compute_order refuses those diagrams) */
+        if (comp[w] != c || g->port[e] < 0 || torn[g->port[e]]) continue;
         if (state[w] == 1)
           torn[g->port[e]] = 1; /* back edge: tear the signal */
         else if (state[w] == 0) {
@@ -165,8 +197,9 @@ static void order_component(const graph *g, const int *comp, int c,
 }
 
 /* The evaluation order of all blocks; torn[] marks the ports that tear
- * loops. */
-static int compute_order(const graph *g, int *order, char *torn) {
+ * loops. 0; -1 out of memory; -2 when the synchronous activation
+ * loop[0] -> loop[1] lies on a loop. */
+static int compute_order(const graph *g, int *order, char *torn, int *loop) {
   int n = g->n;
   int *comp = xcalloc((size_t)n, sizeof(int));
   int *state = xcalloc((size_t)n, sizeof(int));
@@ -177,6 +210,14 @@ static int compute_order(const graph *g, int *order, char *torn) {
   if (!comp || !state || !sv || !se || !members) goto done;
   int ncomp = tarjan(g, comp);
   if (ncomp < 0) goto done;
+  for (int v = 0; v < n; v++)
+    for (int e = g->start[v]; e < g->start[v + 1]; e++)
+      if (g->port[e] < 0 && comp[g->dst[e]] == comp[v]) {
+        loop[0] = v;
+        loop[1] = g->dst[e];
+        rc = -2;
+        goto done;
+      }
   /* bucket the blocks by component */
   cstart = xcalloc((size_t)ncomp + 1, sizeof(int));
   if (!cstart) goto done;
@@ -344,11 +385,13 @@ static int index_lists(bsim_plan *p) {
     const bsim_model *m = &pb->fb->model;
     if (pb->active && m->nout > 0) p->active_order[p->nactive++] = i;
     if (m->nx > 0) p->state_blocks[ns++] = i;
-    if (m->ng > 0 || m->nmode > 0) {
+    pb->ng = pb->active ? m->ng : 0;
+    pb->nmode = pb->active ? m->nmode : 0;
+    if (pb->ng > 0 || pb->nmode > 0) {
       p->zc_blocks[p->nzc_blocks++] = i;
-      if (m->ng > 0) {
+      if (pb->ng > 0) {
         pb->goff = p->ng;
-        p->ng += m->ng;
+        p->ng += pb->ng;
       }
     }
   }
@@ -358,7 +401,7 @@ static int index_lists(bsim_plan *p) {
   for (int k = 0; k < p->nzc_blocks; k++) {
     const plan_block *pb = &p->blocks[p->zc_blocks[k]];
     const bsim_model *m = &pb->fb->model;
-    for (int j = 0; pb->goff >= 0 && j < m->ng; j++)
+    for (int j = 0; pb->goff >= 0 && j < pb->ng; j++)
       p->gdir[pb->goff + j] = m->zcdirs ? m->zcdirs[j] : m->zcdir;
   }
   return 0;
@@ -391,9 +434,22 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   for (int i = 0; i < flat->nblocks; i++)
     setup_block(p, i, &outoff);
   if (bsim_plan_probes(p, err) != 0) goto fail;
-  if (graph_build(flat, portbase, &g) != 0 ||
-      compute_order(&g, p->order, torn) != 0)
+  if (bsim_plan_event_targets(p, err) != 0) goto fail;
+  int loop[2], rc;
+  if (graph_build(p, &g) != 0 ||
+      (rc = compute_order(&g, p->order, torn, loop)) == -1)
     goto nomem;
+  if (rc == -2) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: block '%s' routes an activation to '%s' at once, "
+                   "but its choice depends on outputs computed in that same "
+                   "activation (an algebraic loop through event routing; "
+                   "hint: put a delay in the loop, e.g. a unit delay 1/z or "
+                   "an event delay)",
+                   flat->file ? flat->file : "diagram",
+                   flat->blocks[loop[0]].path, flat->blocks[loop[1]].path);
+    goto fail;
+  }
   mark_active(p, torn, portbase);
   if (layout(p, torn, portbase) != 0 || wire(p) != 0) goto nomem;
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
@@ -431,9 +487,14 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->dst_block);
   free(p->inherits);
   free(p->evbase);
+  free(p->synchronous);
+  free(p->union_block);
+  free(p->tgt_start);
+  free(p->tgt_block);
+  free(p->tgt_bits);
   free(p->act_start);
   free(p->act_block);
-  free(p->act_port);
+  free(p->act_bits);
   free(p->portbase);
   free(p->inbase);
   free(p->insrc_block);

@@ -1,7 +1,9 @@
 /*
- * Which events matter to the integrator. An event is *critical* when its
- * activation tree (the blocks it activates, and those inheriting activation
- * from them) reaches the continuous part: a block with states (a jump), with
+ * What serving an event runs, and which events matter to the integrator.
+ * An event output's activation list holds the blocks it activates and
+ * those inheriting activation from them, in compiled order. An event is
+ * *critical* when that list, or a synchronous output fired inside it,
+ * reaches the continuous part: a block with states (a jump), with
  * zero crossings or modes, evaluated inside the residual, or feeding such a
  * block through data links. Critical events stop the integrator and restart
  * it cold; the others are served from interpolation while it runs on (hot),
@@ -51,8 +53,8 @@ done:
 }
 
 static int continuous(const bsim_plan *p, int b) {
-  const bsim_model *m = &p->blocks[b].fb->model;
-  return p->blocks[b].active || m->nx > 0 || m->ng > 0 || m->nmode > 0;
+  const plan_block *pb = &p->blocks[b];
+  return pb->active || pb->fb->model.nx > 0 || pb->ng > 0 || pb->nmode > 0;
 }
 
 /* feeds[b]: b's outputs reach the continuous part (walk links backwards
@@ -83,88 +85,123 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
   return 0;
 }
 
-/* Does the activation tree of event output k of block b reach the
- * continuous part? */
-static int tree_is_critical(const bsim_plan *p, int ev, const char *feeds,
-                            char *seen, int *queue) {
-  int tail = 0, critical = 0;
-  for (int a = p->act_start[ev]; a < p->act_start[ev + 1]; a++) {
-    int c = p->act_block[a];
-    if (!seen[c]) {
-      seen[c] = 1;
-      queue[tail++] = c;
-    }
-  }
-  for (int head = 0; head < tail; head++) {
-    int c = queue[head];
-    if (continuous(p, c) || feeds[c]) critical = 1;
-    for (int e = p->dst_start[c]; e < p->dst_start[c + 1]; e++) {
-      int d = p->dst_block[e];
-      if (p->inherits[d] && !seen[d]) {
-        seen[d] = 1;
-        queue[tail++] = d;
-      }
-    }
-  }
-  for (int q = 0; q < tail; q++)
-    seen[queue[q]] = 0;
-  return critical;
+/* One member of an activation list, sorted by its place in the order. */
+typedef struct member {
+  int pos, block, bits;
+} member;
+
+static int by_pos(const void *a, const void *b) {
+  return ((const member *)a)->pos - ((const member *)b)->pos;
 }
 
-/* Activations grouped by source event output (CSR over evbase indices),
- * in the flat diagram's order: serving an event reads only its own. */
-static int activations_by_source(bsim_plan *p) {
-  const bsim_flat *f = p->flat;
-  int nev = p->evbase[p->nblocks], na = f->nactivations;
-  p->act_start = zalloc((size_t)nev + 1, sizeof(int));
-  p->act_block = zalloc((size_t)na, sizeof(int));
-  p->act_port = zalloc((size_t)na, sizeof(int));
-  int *fill = zalloc((size_t)nev, sizeof(int));
-  int rc = -1;
-  if (!p->act_start || !p->act_block || !p->act_port || !fill) goto done;
-  for (int a = 0; a < na; a++) {
-    const bsim_flat_link *l = &f->activations[a];
-    p->act_start[p->evbase[l->from_block] + l->from_port + 1]++;
+/* Appends list[0..k) to the plan's activation arrays, growing them. */
+static int append(bsim_plan *p, int *cap, int used, const member *list, int k) {
+  if (used + k > *cap) {
+    int nc = *cap ? *cap : 16;
+    while (nc < used + k)
+      nc *= 2;
+    int *nb = realloc(p->act_block, sizeof(int) * (size_t)nc);
+    if (!nb) return -1;
+    p->act_block = nb;
+    int *nbits = realloc(p->act_bits, sizeof(int) * (size_t)nc);
+    if (!nbits) return -1;
+    p->act_bits = nbits;
+    *cap = nc;
   }
-  for (int e = 0; e < nev; e++)
-    p->act_start[e + 1] += p->act_start[e];
-  for (int a = 0; a < na; a++) {
-    const bsim_flat_link *l = &f->activations[a];
-    int e = p->evbase[l->from_block] + l->from_port;
-    int slot = p->act_start[e] + fill[e]++;
-    p->act_block[slot] = l->to_block;
-    p->act_port[slot] = l->to_port;
+  for (int i = 0; i < k; i++) {
+    p->act_block[used + i] = list[i].block;
+    p->act_bits[used + i] = list[i].bits;
+  }
+  return 0;
+}
+
+/* What serving each event output runs: its targets and, closed over data
+ * links, the blocks inheriting activation from them, in compiled order so
+ * that outputs are computed before their users. Xcos likewise lists, per
+ * event, the blocks it activates with those inheriting from them. */
+static int activation_lists(bsim_plan *p) {
+  int n = p->nblocks, nev = p->evbase[n], cap = 0, used = 0, rc = -1;
+  int *pos = zalloc((size_t)n, sizeof(int)),
+      *slot = zalloc((size_t)n, sizeof(int));
+  member *list = zalloc((size_t)n, sizeof(member));
+  p->act_start = zalloc((size_t)nev + 1, sizeof(int));
+  if (!pos || !slot || !list || !p->act_start) goto done;
+  for (int k = 0; k < n; k++) {
+    pos[p->order[k]] = k;
+    slot[k] = -1;
+  }
+  for (int e = 0; e < nev; e++) {
+    int cnt = 0;
+    for (int t = p->tgt_start[e]; t < p->tgt_start[e + 1]; t++) {
+      int b = p->tgt_block[t];
+      slot[b] = cnt;
+      list[cnt++] = (member){pos[b], b, p->tgt_bits[t]};
+    }
+    for (int h = 0; h < cnt; h++)
+      for (int a = p->dst_start[list[h].block];
+           a < p->dst_start[list[h].block + 1]; a++) {
+        int d = p->dst_block[a];
+        if (!p->inherits[d] || slot[d] >= 0) continue;
+        slot[d] = cnt;
+        list[cnt++] = (member){pos[d], d, 1};
+      }
+    for (int h = 0; h < cnt; h++)
+      slot[list[h].block] = -1;
+    qsort(list, (size_t)cnt, sizeof *list, by_pos);
+    if (append(p, &cap, used, list, cnt) != 0) goto done;
+    used += cnt;
+    p->act_start[e + 1] = used;
   }
   rc = 0;
 done:
-  free(fill);
+  free(pos);
+  free(slot);
+  free(list);
   return rc;
+}
+
+/* Critical: an activation list reaching the continuous part, or one whose
+ * synchronous routers fire (inside it) a critical output. The routers form
+ * no loop (compile refuses those), so the propagation ends. */
+static void criticality(bsim_plan *p, const char *feeds) {
+  int nev = p->evbase[p->nblocks];
+  for (int e = 0; e < nev; e++)
+    for (int a = p->act_start[e]; a < p->act_start[e + 1] && !p->evcrit[e]; a++)
+      p->evcrit[e] =
+          (char)(continuous(p, p->act_block[a]) || feeds[p->act_block[a]]);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int e = 0; e < nev; e++)
+      for (int a = p->act_start[e]; a < p->act_start[e + 1] && !p->evcrit[e];
+           a++) {
+        int c = p->act_block[a];
+        if (!p->synchronous[c]) continue;
+        for (int k = p->evbase[c]; k < p->evbase[c + 1]; k++)
+          if (p->evcrit[k]) {
+            p->evcrit[e] = 1;
+            changed = 1;
+          }
+      }
+  }
 }
 
 int bsim_plan_analyze_events(bsim_plan *p) {
   const bsim_flat *f = p->flat;
-  int n = p->nblocks, nev = 0;
+  int n = p->nblocks, nev = p->evbase[n];
   if (adjacency(p) != 0) return -1;
   p->inherits = zalloc((size_t)n, 1);
-  p->evbase = zalloc((size_t)n + 1, sizeof(int));
   p->relevant = zalloc(p->noutbuf, 1);
-  char *feeds = zalloc((size_t)n, 1), *seen = zalloc((size_t)n, 1);
+  p->evcrit = zalloc((size_t)nev, 1);
+  char *feeds = zalloc((size_t)n, 1);
   int *queue = zalloc((size_t)n, sizeof(int)), rc = -1;
-  if (!p->inherits || !p->evbase || !p->relevant || !feeds || !seen || !queue)
-    goto done;
+  if (!p->inherits || !p->relevant || !p->evcrit || !feeds || !queue) goto done;
   for (int b = 0; b < n; b++) {
     const bsim_model *m = &f->blocks[b].model;
     p->inherits[b] = m->nevin == 0 && !m->dep_t && m->nin > 0;
-    p->evbase[b] = nev;
-    nev += m->nevout;
-    p->nmodes += m->nmode;
+    p->nmodes += p->blocks[b].nmode;
   }
-  p->evbase[n] = nev;
-  p->evcrit = zalloc((size_t)nev, 1);
-  if (!p->evcrit || mark_feeders(p, feeds, queue) != 0) goto done;
-  if (activations_by_source(p) != 0) goto done;
-  for (int ev = 0; ev < nev; ev++)
-    p->evcrit[ev] = (char)tree_is_critical(p, ev, feeds, seen, queue);
+  if (mark_feeders(p, feeds, queue) != 0 || activation_lists(p) != 0) goto done;
+  criticality(p, feeds);
   for (int b = 0; b < n; b++) {
     if (!feeds[b]) continue;
     const bsim_model *m = &f->blocks[b].model;
@@ -175,7 +212,6 @@ int bsim_plan_analyze_events(bsim_plan *p) {
   rc = 0;
 done:
   free(feeds);
-  free(seen);
   free(queue);
   return rc;
 }

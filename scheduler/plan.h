@@ -33,6 +33,11 @@ typedef struct plan_block {
   int active; /* outputs may change while the integrator runs */
   /* where in a run's output buffers each of fb->model.probes lies */
   size_t *probe_off;
+  /* Surfaces and modes watched: the model's for an active block, none for
+   * one that runs only at events (Xcos watches only the blocks of its
+   * continuous-time activation: an IFTHEL_f with an event input fires on
+   * its activations, never on a crossing). */
+  int ng, nmode;
 } plan_block;
 
 /* A signal that closes an algebraic loop: consumers read w (a copy of
@@ -75,15 +80,22 @@ typedef struct bsim_plan {
   int *insrc_block, *insrc_port; /* per input: its source output, -1 none */
   int *torn_of; /* per output port: its index in torn[], or -1 */
 
-  /* Events (critical.c) */
+  /* Events (activation.c, critical.c) */
   int *src_start, *src_block; /* data sources of each block (CSR) */
   int *dst_start, *dst_block; /* data consumers of each block (CSR) */
-  char *inherits; /* no event input, no dep_t: activated with its sources */
-  int *evbase;    /* index of block b's first event output in evcrit */
-  /* activations by source: those of event output e (an evbase index) are
-   * act_block/act_port[act_start[e] .. act_start[e+1]-1] */
-  int *act_start, *act_block, *act_port;
-  char *evcrit;   /* event output whose activation reaches the continuous
+  char *inherits;    /* no event input, no dep_t: activated with its sources */
+  int *evbase;       /* index of block b's first event output in evcrit */
+  char *synchronous; /* per block: BSIM_TYPE_SYNCHRONOUS (IFTHEL_f, ...) */
+  char *union_block; /* per block: BSIM_TYPE_EVENT_UNION, never run */
+  /* The blocks event output e (an evbase index) activates through its
+   * links, event unions looked through, with their nevprt bits:
+   * tgt_block/tgt_bits[tgt_start[e] .. tgt_start[e+1]-1] */
+  int *tgt_start, *tgt_block, *tgt_bits;
+  /* What serving e runs: those targets and the blocks inheriting from
+   * them, in compiled order: act_block/act_bits[act_start[e] .. ] */
+  int *act_start, *act_block, *act_bits;
+  char *evcrit;   /* event output whose activation (synchronous outputs
+                     fired inside it included) reaches the continuous
                      part: served by stopping the integrator */
   char *relevant; /* per output-buffer entry: read, directly or not, by the
                      continuous part (compared to downgrade a restart) */
@@ -138,8 +150,12 @@ typedef struct bsim_run {
   long roots_streak;
 } bsim_run;
 
-/* Activation inheritance and event criticality (critical.c); called by
- * bsim_plan_create. 0, or -1 out of memory. */
+/* Event outputs' targets, synchronous and union blocks (activation.c);
+ * called by bsim_plan_create before ordering. 0, or -1 with err set. */
+int bsim_plan_event_targets(bsim_plan *p, bsim_error *err);
+
+/* Activation lists with inheritance, and event criticality (critical.c);
+ * called by bsim_plan_create after ordering. 0, or -1 out of memory. */
 int bsim_plan_analyze_events(bsim_plan *p);
 /* Where each probe of each block lies in the output buffers (probes.c);
  * called by bsim_plan_create after the buffers are laid out. 0, or -1

@@ -50,7 +50,7 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
     double **outptr = take(a, (size_t)s->nout, sizeof(double *));
     double **oparptr = take(a, (size_t)m->nopar, sizeof(double *));
     double *z = take(a, (size_t)m->nz, sizeof(double));
-    int *mode = take(a, (size_t)s->nmode, sizeof(int));
+    int *mode = take(a, (size_t)p->blocks[i].nmode, sizeof(int));
     double *evout = take(a, (size_t)s->nevout, sizeof(double));
     const double **probe = take(a, (size_t)s->nprobes, sizeof(double *));
     if (!a->base) continue;
@@ -108,8 +108,8 @@ static void fill_view(bsim_run *x, int i) {
   b->rpar = m->rpar;
   b->nipar = m->nipar;
   b->ipar = m->ipar;
-  b->ng = s->ng;
-  b->nmode = s->nmode;
+  b->ng = pb->ng; /* watched ones only (compile.c) */
+  b->nmode = pb->nmode;
   b->nevout = s->nevout;
   if (pb->goff >= 0) {
     b->g = x->gbuf + pb->goff;

@@ -283,7 +283,20 @@ enum {
   /* The computational function implements flag 10 (bsim_block.jac) for
    * every instance whose model does not set no_jacobian. When every block
    * the residual evaluates does, the solver gets an analytic Jacobian. */
-  BSIM_TYPE_JACOBIAN = 1u << 2
+  BSIM_TYPE_JACOBIAN = 1u << 2,
+  /* Synchronous event routing, as Xcos's blocktype 'l' (IFTHEL_f,
+   * ESELECT_f): the block's flag 3 runs right after its flag 1, and each
+   * event output it fires with delay 0 is served at once, inside the
+   * activation that ran the block: the blocks it activates compute their
+   * outputs there (before the blocks of the activation that read them),
+   * and their updates follow the activation's own. Such an output never
+   * goes through the calendar. A positive delay is an ordinary event. */
+  BSIM_TYPE_SYNCHRONOUS = 1u << 3,
+  /* Event union (CLKSOM_f, CLKSOMV_f): never run; an activation of any of
+   * its event inputs is an activation of its event output 1, merged at
+   * compile time as Xcos removes these blocks, so a block reached through
+   * several inputs of one activation runs once. */
+  BSIM_TYPE_EVENT_UNION = 1u << 4
 };
 
 typedef struct bsim_block_type {

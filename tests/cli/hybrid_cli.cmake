@@ -54,6 +54,9 @@ expect_fail(1 "5 cold restarts" run "${H}/zeno_jump.xml" --max-restarts 5)
 # An event loop with no delay at t = 0.5.
 expect_fail(1 "more than 1000 events at t=0[.]5.*'loop'" run "${H}/event_storm.xml")
 expect_fail(1 "more than 50 events" run "${H}/event_storm.xml" --max-events 50)
+# A synchronous router deciding on what its own activation computes.
+expect_fail(2 "err_sync_loop[.]xml.*'route'.*'hold'.*algebraic loop through event routing"
+            run "${H}/err_sync_loop.xml")
 # A failed run leaves no result file behind.
 expect_fail(1 "chatters" run "${H}/zeno_jump.xml" -o "${WORK}/zeno.csv")
 if(EXISTS "${WORK}/zeno.csv")

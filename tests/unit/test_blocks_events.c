@@ -153,8 +153,19 @@ static void test_evtdly(void) {
   CHECK(h.evout[0] == -1, "EVTDLY_c fired without activation");
   done(&h);
 
+  /* With an initial firing, Xcos's evtdly4 counts activations: the k-th
+   * asks for init + k delay, whoever activated it (a date already past
+   * fires nothing). */
   mk(&h, "EVTDLY_c", 2, P("delay", "init-time"), V(0.5, 2));
   CHECK(h.m.firing[0] == 2, "EVTDLY_c initial firing %g", h.m.firing[0]);
+  activate(&h, 2, 1);
+  CHECK_NEAR(h.evout[0], 0.5, "EVTDLY_c first count");
+  activate(&h, 2.5, 1);
+  CHECK_NEAR(h.evout[0], 0.5, "EVTDLY_c second count");
+  activate(&h, 2.7, 1); /* third activation from outside: 2 + 1.5 */
+  CHECK_NEAR(h.evout[0], 0.8, "EVTDLY_c counts outside activations");
+  activate(&h, 9, 1); /* 2 + 2 is past: no event */
+  CHECK(h.evout[0] < 0, "EVTDLY_c past date fired: %g", h.evout[0]);
   done(&h);
   bsim_model m;
   bsim_error err;
@@ -164,7 +175,8 @@ static void test_evtdly(void) {
 
 static void test_ifthel(void) {
   harness h;
-  bsim_block *b = mk(&h, "IFTHEL_f", 2, P("inherit", "zero-crossing"), V(0, 1));
+  bsim_block *b =
+      mk(&h, "IFTHEL_f", 2, P("event-input", "zero-crossing"), V(1, 1));
   CHECK(h.m.nin == 1 && h.m.dep_u[0] == 1 && h.m.nevin == 1 &&
             h.m.nevout == 2 && h.m.firing[0] == -1 && h.m.firing[1] == -1 &&
             h.m.ng == 1 && h.m.nmode == 1,
@@ -202,10 +214,10 @@ static void test_ifthel(void) {
   CHECK(activate(&h, 3, -1) == 1, "IFTHEL_f falling crossing not 'else'");
   done(&h);
 
-  mk(&h, "IFTHEL_f", 2, P("inherit", "zero-crossing"), V(1, 0));
+  mk(&h, "IFTHEL_f", 2, P("event-input", "zero-crossing"), V(0, 0));
   CHECK(h.m.nevin == 0 && h.m.ng == 0 && h.m.nmode == 0,
-        "IFTHEL_f inherit=1 zc=0: nevin %d ng %d nmode %d", h.m.nevin, h.m.ng,
-        h.m.nmode);
+        "IFTHEL_f event-input=0 zc=0: nevin %d ng %d nmode %d", h.m.nevin,
+        h.m.ng, h.m.nmode);
   h.in[0] = 0.25;
   CHECK(activate(&h, 1, 1) == 0, "IFTHEL_f without surfaces, u > 0");
   h.in[0] = -0.25;
@@ -215,7 +227,8 @@ static void test_ifthel(void) {
 
 static void test_eselect(void) {
   harness h;
-  mk(&h, "ESELECT_f", 3, P("outputs", "inherit", "zero-crossing"), V(3, 0, 0));
+  mk(&h, "ESELECT_f", 3, P("outputs", "event-input", "zero-crossing"),
+     V(3, 1, 0));
   CHECK(h.m.nevout == 3 && h.m.nevin == 1 && h.m.ng == 0 && h.m.nmode == 0,
         "ESELECT_f model");
   static const struct {
@@ -234,7 +247,7 @@ static void test_eselect(void) {
   done(&h);
 
   bsim_block *b = mk(&h, "ESELECT_f", 3,
-                     P("outputs", "inherit", "zero-crossing"), V(3, 1, 1));
+                     P("outputs", "event-input", "zero-crossing"), V(3, 0, 1));
   CHECK(h.m.nevin == 0 && h.m.ng == 2 && h.m.nmode == 1, "ESELECT_f zc model");
   h.in[0] = 2.5;
   h.rb.fn(b, BSIM_FLAG_ZCROSS);
@@ -254,7 +267,7 @@ static void test_eselect(void) {
   bsim_model m;
   bsim_error err;
   CHECK(define("ESELECT_f", &m, &err, 3,
-               P("outputs", "inherit", "zero-crossing"), V(1, 0, 0)) != 0,
+               P("outputs", "event-input", "zero-crossing"), V(1, 1, 0)) != 0,
         "ESELECT_f with one output accepted");
 }
 
@@ -397,7 +410,10 @@ int main(void) {
       "clock_c_command.txt",      "evtdly_c_plant.txt",
       "sampleclk_event_and.txt",  "ifthel_f_event_and.txt",
       "ifthel_f_simple_demo.txt", "end_c_command.txt",
-      "clkinv_f_kalman.txt",      "clkoutv_f_plant.txt"};
+      "clkinv_f_kalman.txt",      "clkoutv_f_plant.txt",
+      "evtdly_f_simple_demo.txt", "clock_f_simple_demo.txt",
+      "clkin_f_event_and.txt",    "clkout_f_command.txt",
+      "endblk_command.txt"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     layout(files[i]);
   if (failures) {

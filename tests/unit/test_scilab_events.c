@@ -21,6 +21,14 @@ static const ref_case cases[] = {
      1e-14,
      "uniform draws are exact (k / 2^31); normal ones go through one log "
      "and one sqrt, where libm may differ from Scilab's by an ulp"},
+    {"xcos/sync",
+     "sync_routing.xml",
+     {"CSCOPE_20", "CSCOPE_23"},
+     0,
+     "counters: integers, exact; a block activated through a synchronous "
+     "router (IFTHEL_f, ESELECT_f, freq_div) shows its new count in the "
+     "same tick, event unions count once per tick, and IFTHEL_f's surface "
+     "is not watched when it has an event input"},
 };
 
 int main(void) {

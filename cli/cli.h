@@ -17,6 +17,11 @@ int bsim_cli_solvers(const bsim_library *lib, int argc, char **argv);
  * extension: 0, or -1 after a usage message. */
 int bsim_cli_formats(const char *format, const char *out, bsim_format *of,
                      bsim_format *sf);
+/* plot.c: `blocksim plot`; the plot of a sim's results (run --plot); a
+ * check of an image name's extension (0 after a usage message). */
+int bsim_cli_plot(int argc, char **argv);
+int bsim_cli_plot_sim(const bsim_sim *s, const char *path, bsim_error *err);
+int bsim_cli_plot_path_ok(const char *path);
 /* analyze.c */
 int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv);

@@ -19,7 +19,7 @@ static const char usage_text[] =
     "                    [--samples N] [--log-spacing] [--stats]\n"
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
-    "                    [--allow-nonfinite]\n"
+    "                    [--allow-nonfinite] [--plot FILE.png|.svg|.pdf]\n"
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
@@ -30,6 +30,9 @@ static const char usage_text[] =
     "                          [--at T] [--export DIR] [-p ...]\n"
     "       blocksim blocks [TYPE | --markdown]\n"
     "       blocksim solvers [NAME]\n"
+    "       blocksim plot RESULT -o FILE.png|.svg|.pdf [--signals A,B,...]\n"
+    "                     [--panels table|one|each] [--title T]\n"
+    "                     [--size WxH] [--run N]\n"
     "       blocksim --help | --version\n"
     "every command but --help/--version also takes --blocks PLUGIN.so\n"
     "(repeatable) and loads the plugins in $BLOCKSIM_PLUGIN_PATH (dir:dir)\n";
@@ -80,7 +83,7 @@ static int parse_count(const char *opt, const char *text, long min, long max,
 }
 
 typedef struct run_args {
-  const char *diagram, *out, *scopes, *format;
+  const char *diagram, *out, *scopes, *format, *plot;
   bsim_format out_format, scopes_format;
   int stats;
   bsim_options opt;
@@ -114,7 +117,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
                                                "--max-restarts",
                                                "--solver",
                                                "--solver-param",
-                                               "--format"};
+                                               "--format",
+                                               "--plot"};
       int known = 0;
       for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known |= strcmp(arg, with_value[k]) == 0;
@@ -142,6 +146,9 @@ static int parse_run(int argc, char **argv, run_args *a) {
         a->scopes = val;
       } else if (strcmp(arg, "--format") == 0) {
         a->format = val;
+      } else if (strcmp(arg, "--plot") == 0) {
+        if (!bsim_cli_plot_path_ok(val)) return BSIM_ERR_INPUT;
+        a->plot = val;
       } else if (strcmp(arg, "--samples") == 0) {
         if (parse_count(arg, val, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES,
                         &a->opt.samples))
@@ -286,7 +293,8 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   bsim_sim *s = rc ? NULL : prepare(lib, &a, &d, &err);
   if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
-    if (bsim_sim_run(s, &err) != 0 || write_outputs(s, &a, &err) != 0)
+    if (bsim_sim_run(s, &err) != 0 || write_outputs(s, &a, &err) != 0 ||
+        (a.plot && bsim_cli_plot_sim(s, a.plot, &err) != 0))
       rc = bsim_cli_report(&err);
     if (a.stats) {
       double v;
@@ -335,6 +343,7 @@ static int dispatch(const bsim_library *lib, const char *cmd, int argc,
   if (strcmp(cmd, "analyze") == 0) return bsim_cli_analyze(lib, argc, argv);
   if (strcmp(cmd, "linearize") == 0) return bsim_cli_linearize(lib, argc, argv);
   if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(lib, argc, argv);
+  if (strcmp(cmd, "plot") == 0) return bsim_cli_plot(argc, argv);
   return bsim_cli_usage("unknown command '%s'", cmd);
 }
 

@@ -14,7 +14,7 @@ static int record_datasets(hid_t loc, const out_record *r) {
   char **names = NULL;
   int rc =
       out_record_split(r, &t, &v) == 0 && out_record_columns(r, &names) == 0 &&
-              bsim_h5_matrix(loc, "time", r->rows, 0, t) == 0 &&
+              bsim_h5_vector(loc, "time", r->rows, t) == 0 &&
               bsim_h5_matrix(loc, "values", r->rows, (size_t)r->cols, v) == 0 &&
               bsim_h5_strings(loc, "names", (size_t)r->cols,
                               (const char *const *)names) == 0
@@ -27,7 +27,7 @@ static int record_datasets(hid_t loc, const out_record *r) {
 }
 
 int out_h5_write_run(hid_t loc, const out_run *o) {
-  if (bsim_h5_matrix(loc, "time", o->rows, 0, o->times) != 0 ||
+  if (bsim_h5_vector(loc, "time", o->rows, o->times) != 0 ||
       bsim_h5_matrix(loc, "values", o->rows, o->cols, o->values) != 0 ||
       bsim_h5_strings(loc, "names", o->cols, o->names) != 0)
     return -1;

@@ -55,7 +55,17 @@ int bsim_h5_matrix(hid_t loc, const char *name, size_t rows, size_t cols,
   hsize_t dims[2] = {rows, cols};
   int rc;
   H5E_BEGIN_TRY {
-    rc = write_numbers(loc, name, cols ? 2 : 1, dims, H5T_NATIVE_DOUBLE, data);
+    rc = write_numbers(loc, name, 2, dims, H5T_NATIVE_DOUBLE, data);
+  }
+  H5E_END_TRY;
+  return rc;
+}
+
+int bsim_h5_vector(hid_t loc, const char *name, size_t n, const double *v) {
+  hsize_t dims[1] = {n};
+  int rc;
+  H5E_BEGIN_TRY {
+    rc = write_numbers(loc, name, 1, dims, H5T_NATIVE_DOUBLE, v);
   }
   H5E_END_TRY;
   return rc;

@@ -11,11 +11,13 @@
 #include <hdf5.h>
 #include <stddef.h>
 
-/* A rows x cols row-major matrix of doubles as dataset `name` of loc (a
- * 1-D dataset when cols is 0). Datasets past a few hundred values are
- * chunked and compressed (shuffle + deflate). 0 or -1. */
+/* A rows x cols row-major matrix of doubles as a 2-D dataset `name` of
+ * loc (cols may be 0). Datasets past a few hundred values are chunked and
+ * compressed (shuffle + deflate). 0 or -1. */
 int bsim_h5_matrix(hid_t loc, const char *name, size_t rows, size_t cols,
                    const double *data);
+/* n doubles as a 1-D dataset. */
+int bsim_h5_vector(hid_t loc, const char *name, size_t n, const double *v);
 /* The same for 64-bit integers (1-D). */
 int bsim_h5_longs(hid_t loc, const char *name, size_t n, const long long *v);
 /* n UTF-8 strings as a 1-D dataset of variable-length strings. */

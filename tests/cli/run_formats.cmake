@@ -7,36 +7,24 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(member "${DATA}/batch/member.xml")
 
-# expect_magic(file hex what): the file starts with these bytes.
-function(expect_magic file hex what)
-  if(NOT EXISTS "${file}")
-    message(FATAL_ERROR "${what}: ${file} not written")
-  endif()
-  string(LENGTH "${hex}" n)
-  math(EXPR bytes "${n} / 2")
-  file(READ "${file}" head LIMIT ${bytes} HEX)
-  if(NOT head STREQUAL "${hex}")
-    message(FATAL_ERROR "${what}: ${file} starts with ${head}, not ${hex}")
-  endif()
-endfunction()
 
 set(HDF5_MAGIC "894844460d0a1a0a") # \211HDF\r\n\032\n
 set(MAT_MAGIC "4d41544c414220352e30") # "MATLAB 5.0"
 
 # By extension.
 expect_ok(run "${member}" -o "${WORK}/a.mat" --scopes "${WORK}/sm")
-expect_magic("${WORK}/a.mat" "${MAT_MAGIC}" "-o a.mat")
-expect_magic("${WORK}/sm/samples.mat" "${MAT_MAGIC}" "--scopes with -o .mat")
+expect_file_head("${WORK}/a.mat" "${MAT_MAGIC}" "-o a.mat")
+expect_file_head("${WORK}/sm/samples.mat" "${MAT_MAGIC}" "--scopes with -o .mat")
 expect_ok(run "${member}" -o "${WORK}/a.h5" --scopes "${WORK}/sh")
-expect_magic("${WORK}/a.h5" "${HDF5_MAGIC}" "-o a.h5")
-expect_magic("${WORK}/sh/samples.h5" "${HDF5_MAGIC}" "--scopes with -o .h5")
+expect_file_head("${WORK}/a.h5" "${HDF5_MAGIC}" "-o a.h5")
+expect_file_head("${WORK}/sh/samples.h5" "${HDF5_MAGIC}" "--scopes with -o .h5")
 expect_ok(run "${member}" -o "${WORK}/a.hdf5")
-expect_magic("${WORK}/a.hdf5" "${HDF5_MAGIC}" "-o a.hdf5")
+expect_file_head("${WORK}/a.hdf5" "${HDF5_MAGIC}" "-o a.hdf5")
 
 # --format wins over the extension, and sets the scopes' format too.
 expect_ok(run "${member}" -o "${WORK}/b.out" --format h5 --scopes "${WORK}/sb")
-expect_magic("${WORK}/b.out" "${HDF5_MAGIC}" "--format h5 -o b.out")
-expect_magic("${WORK}/sb/samples.h5" "${HDF5_MAGIC}" "--format h5 --scopes")
+expect_file_head("${WORK}/b.out" "${HDF5_MAGIC}" "--format h5 -o b.out")
+expect_file_head("${WORK}/sb/samples.h5" "${HDF5_MAGIC}" "--format h5 --scopes")
 expect_ok(run "${member}" --format csv -o "${WORK}/c.mat")
 file(READ "${WORK}/c.mat" text)
 expect_match("${text}" "^time,y,u\n" "--format csv -o c.mat is CSV")

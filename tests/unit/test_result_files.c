@@ -19,6 +19,7 @@
 #include "blocksim/blocksim.h"
 #include "tests/unit/test_check.h"
 #include "tests/unit/test_library.h"
+#include "tests/unit/test_tmpdir.h"
 
 static char dir[256];
 
@@ -290,8 +291,7 @@ static void check_failure(const bsim_sim *s) {
 
 int main(void) {
   bsim_process_init();
-  snprintf(dir, sizeof dir, "/tmp/bsim_result_files_XXXXXX");
-  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  CHECK(test_tmpdir_make(dir, sizeof dir, "result_files") == 0, "mkdtemp");
   char path[512], csvpath[512], matpath[512], h5path[512];
   snprintf(path, sizeof path, "%s/batch/member.xml", BSIM_TEST_DATA);
   bsim_error err;
@@ -329,11 +329,6 @@ int main(void) {
   free(csv);
   bsim_sim_free(s);
   bsim_diagram_free(d);
-  if (!failures) {
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
-    printf("test_result_files: ok\n");
-  }
+  test_tmpdir_done(dir, failures, "test_result_files");
   return failures ? 1 : 0;
 }

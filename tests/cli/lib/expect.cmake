@@ -150,3 +150,17 @@ function(expect_csv text header nrows what)
   endif()
   set(CSV_ROWS "${rows}" PARENT_SCOPE)
 endfunction()
+
+# expect_file_head(file hex what): the file exists and starts with these
+# bytes (hex), e.g. a format's signature.
+function(expect_file_head file hex what)
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "${what}: ${file} not written")
+  endif()
+  string(LENGTH "${hex}" n)
+  math(EXPR bytes "${n} / 2")
+  file(READ "${file}" head LIMIT ${bytes} HEX)
+  if(NOT head STREQUAL "${hex}")
+    message(FATAL_ERROR "${what}: ${file} starts with ${head}, not ${hex}")
+  endif()
+endfunction()

@@ -29,6 +29,20 @@ static const ref_case cases[] = {
      "router (IFTHEL_f, ESELECT_f, freq_div) shows its new count in the "
      "same tick, event unions count once per tick, and IFTHEL_f's surface "
      "is not watched when it has an event input"},
+    {"xcos/sync",
+     "simple_demo.xml",
+     {"simple_demo_CSCOPE_2", "simple_demo_CSCOPE_18"},
+     1e-14,
+     "Scilab's Simple_Demo: the square wave flipped by freq_div shows at "
+     "the clock tick that flips it; values are +-1 and a sine at the same "
+     "dates, libm's sin to an ulp"},
+    {"xcos/sync",
+     "if_then_else.xml",
+     {"ifthen_CSCOPE_2", "ifthen_CEVENTSCOPE_6"},
+     1e-14,
+     "Scilab's Event-if_then_else: the IFTHEL_f with an event input fires "
+     "on its 157 activations only (a watched surface would add events at "
+     "each crossing of the sine); sine values to an ulp of libm"},
 };
 
 int main(void) {

@@ -71,6 +71,9 @@ struct dg_diagram {
 typedef struct dg_settings {
   double final_time;
   double rtol, atol;
+  /* Events closer than this to the current time are served at it, as
+   * Xcos's toleranceOnTime (ttol) does; < 0 = not given (0). */
+  double ttol;
   char *solver;
   long samples;
   int spacing; /* -1 not given, else bsim_spacing */

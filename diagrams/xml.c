@@ -41,7 +41,9 @@ typedef struct attr_rule {
 static const attr_rule attr_rules[] = {
     {"diagram", 0, {"name"}},
     {"var", 2, {"name", "value"}},
-    {"simulation", 1, {"final-time", "solver", "rtol", "atol"}},
+    {"simulation",
+     1,
+     {"final-time", "solver", "rtol", "atol", "time-tolerance"}},
     {"solver-param", 2, {"name", "value"}},
     {"output", 0, {"samples", "spacing"}},
     {"block", 2, {"id", "type"}},
@@ -267,6 +269,16 @@ static int read_settings(reader *r, xmlNodePtr n, dg_settings *s) {
       s->rtol = read_number(r, n, "rtol", 1, &bad);
     if (xmlHasProp(n, (const xmlChar *)"atol"))
       s->atol = read_number(r, n, "atol", 1, &bad);
+    if (xmlHasProp(n, (const xmlChar *)"time-tolerance")) {
+      s->ttol = read_number(r, n, "time-tolerance", 0, &bad);
+      if (!bad && s->ttol < 0) {
+        bsim_error_set(r->err, BSIM_ERR_INPUT,
+                       "%s:%d: <simulation time-tolerance>: expected a "
+                       "number >= 0 (seconds)",
+                       r->file, line_of(n));
+        bad = 1;
+      }
+    }
     if (xmlHasProp(n, (const xmlChar *)"solver") &&
         !(s->solver = attr(n, "solver")))
       return nomem(r), -1;
@@ -540,6 +552,7 @@ static void init_settings(dg_settings *s) {
   s->final_time = -1.0;
   s->rtol = -1.0;
   s->atol = -1.0;
+  s->ttol = -1.0;
   s->solver = NULL;
   s->solver_params = NULL;
   s->nsolver_params = 0;

@@ -165,12 +165,19 @@ static int activate(run_state *r, int e, bsim_error *err) {
   return bsim_run_settle(r, err);
 }
 
+/* An event is due at r->t when its date is not later, or closer than the
+ * time tolerance: Xcos serves such an event at the current time (its
+ * ttol), so nearly simultaneous clocks share their dates. */
+int bsim_run_is_due(const run_state *r, double t) {
+  return t <= r->t || t - r->t < r->s->ttol;
+}
+
 /* The next event due at r->t from either calendar, in (time, seq) order. */
 static bsim_calendar *due(run_state *r, int only_hot) {
   const bsim_event *c = only_hot ? NULL : bsim_calendar_peek(&r->crit);
   const bsim_event *h = bsim_calendar_peek(&r->hot);
-  if (c && c->t > r->t) c = NULL;
-  if (h && h->t > r->t) h = NULL;
+  if (c && !bsim_run_is_due(r, c->t)) c = NULL;
+  if (h && !bsim_run_is_due(r, h->t)) h = NULL;
   if (c && (!h || c->t < h->t || (c->t == h->t && c->seq < h->seq)))
     return &r->crit;
   return h ? &r->hot : NULL;

@@ -245,6 +245,11 @@ static int step(run_state *r, bsim_error *err) {
   double target = fmin(tout, fmin(tcrit, thot));
   et->set_stop_time(r->eng, tcrit <= r->s->tf ? tcrit : r->t);
   bsim_adv_status st = BSIM_ADV_OK;
+  /* events within the time tolerance are served here, without a step */
+  if (bsim_run_is_due(r, tcrit))
+    target = tcrit = r->t;
+  else if (bsim_run_is_due(r, thot))
+    target = r->t;
   double tret = target;
   if (target - r->t > 4 * DBL_EPSILON * fmax(1.0, fabs(r->t)))
     st = et->advance(r->eng, target, &tret, r->y, r->yp);

@@ -53,6 +53,8 @@ int bsim_run_schedule(run_state *r, int blk, bsim_error *err);
 /* Serve the events due at r->t: all of them, or only hot ones. Returns
  * the number served, or -1. */
 int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err);
+/* Whether an event dated t is served at r->t (time tolerance included). */
+int bsim_run_is_due(const run_state *r, double t);
 int bsim_run_serve_roots(run_state *r, bsim_error *err);
 /* zeno.c: the chattering guard's accumulation checks (see there). */
 double bsim_run_min_span(const run_state *r);

@@ -203,6 +203,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   s->atol = o && o->atol >= 0 ? o->atol
             : ds->atol >= 0   ? ds->atol
                               : default_atol;
+  s->ttol = ds->ttol > 0 ? ds->ttol : 0;
   long n = o && o->samples >= 0 ? o->samples
            : ds->samples >= 0   ? ds->samples
                                 : default_samples;

@@ -26,6 +26,7 @@ struct bsim_sim {
   char **param_names, **param_values;
   int nparams;
   double t0, tf, rtol, atol;
+  double ttol; /* events this close to the current time are served at it */
   long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
   int allow_nonfinite;                /* bsim_options.allow_nonfinite */
   size_t nrows;                       /* samples */

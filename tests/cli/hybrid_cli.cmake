@@ -57,6 +57,7 @@ expect_fail(1 "more than 50 events" run "${H}/event_storm.xml" --max-events 50)
 # A synchronous router deciding on what its own activation computes.
 expect_fail(2 "err_sync_loop[.]xml.*'route'.*'hold'.*algebraic loop through event routing"
             run "${H}/err_sync_loop.xml")
+expect_fail(2 "err_ttol[.]xml:4:.*time-tolerance.*>= 0" run "${H}/err_ttol.xml")
 # A failed run leaves no result file behind.
 expect_fail(1 "chatters" run "${H}/zeno_jump.xml" -o "${WORK}/zeno.csv")
 if(EXISTS "${WORK}/zeno.csv")

@@ -70,11 +70,11 @@ static int ref_read(const char *path, ref_table *t) {
 }
 
 /* Compares the record of sink `name` with dir/name.csv: same number of
- * rows, times within 1e-9 relative (Scilab's row times), values within
- * tol times the peak magnitude of the reference column (absolute tol when
- * the column is all zeros). */
+ * rows, times within time_tol relative (Scilab's row times; 0 = the same
+ * doubles), values within tol times the peak magnitude of the reference
+ * column (absolute tol when the column is all zeros). */
 static void ref_compare(const bsim_sim *s, const char *dir, const char *name,
-                        double tol) {
+                        double tol, double time_tol) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s/%s.csv", BSIM_TEST_DATA, dir, name);
   ref_table ref;
@@ -100,7 +100,8 @@ static void ref_compare(const bsim_sim *s, const char *dir, const char *name,
         double t = data[r * (size_t)stride], v = data[r * (size_t)stride + c];
         double rt = ref.data[r * (size_t)stride],
                rv = ref.data[r * (size_t)stride + (size_t)c];
-        if (fabs(t - rt) > 1e-9 * fmax(1, fabs(rt)) || !(fabs(v - rv) <= lim)) {
+        if (fabs(t - rt) > time_tol * fmax(1, fabs(rt)) ||
+            !(fabs(v - rv) <= lim)) {
           CHECK(0,
                 "%s/%s row %zu col %d: (t=%.17g, %.17g), Scilab (%.17g, "
                 "%.17g), tolerance %.3g",

@@ -5,6 +5,7 @@
  * are a concern of their own.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diagrams/expr_int.h"
@@ -30,15 +31,45 @@ static const char *literal_text(const parser *P, size_t open, char *buf,
   return buf;
 }
 
+/* A literal under construction, built in time linear in its size (joining
+ * at every element was quadratic: a 200 KB literal took 15 s). The current
+ * row grows in place — column-major, so horizontal concatenation appends —
+ * with a doubling capacity; finished rows wait in a list and are stacked
+ * once, at ']'. */
+typedef struct lit {
+  mat row;
+  long cap;  /* doubles allocated for row.v */
+  mat *rows; /* finished non-empty rows */
+  int nrows, rcap;
+  int first;  /* number of the first non-empty row, for messages */
+  long total; /* elements in rows */
+} lit;
+
+static void lit_clear(lit *L) {
+  ex_clear(&L->row);
+  for (int i = 0; i < L->nrows; i++)
+    ex_clear(&L->rows[i]);
+  free(L->rows);
+  memset(L, 0, sizeof *L);
+}
+
+static int too_large(parser *P, long n) {
+  return ex_fail(P, "matrix of %ld elements is too large (at most %ld)", n,
+                 MAX_ELEMS);
+}
+
 /* row = [row e]; e is consumed. Empty pieces vanish, as in Scilab. */
-static int hcat(parser *P, mat *row, mat *e, int k, int r, size_t open) {
+static int hcat(parser *P, lit *L, mat *e, int k, int r, size_t open) {
   if (ex_need_real(P, e, "a matrix element", open)) return -1;
-  if (numel(e) == 0) {
+  mat *row = &L->row;
+  long n = numel(row), add = numel(e);
+  if (add == 0) {
     ex_clear(e);
     return 0;
   }
-  if (numel(row) == 0) {
-    ex_mat_move(row, e);
+  if (n == 0) {
+    ex_mat_move(row, e); /* row is empty and initialised */
+    L->cap = add;
     return 0;
   }
   char buf[48];
@@ -48,43 +79,71 @@ static int hcat(parser *P, mat *row, mat *e, int k, int r, size_t open) {
                    "but the elements before it have %d",
                    literal_text(P, open, buf, sizeof buf), col(open), r, k,
                    e->rows, row->rows);
-  mat t;
-  if (ex_mat_new(P, &t, row->rows, (long)row->cols + e->cols)) return -1;
-  /* Column-major: horizontal concatenation is appending. */
-  memcpy(t.v, row->v, (size_t)numel(row) * sizeof *t.v);
-  memcpy(t.v + numel(row), e->v, (size_t)numel(e) * sizeof *t.v);
-  ex_mat_move(row, &t);
+  if (n + add > MAX_ELEMS - L->total) return too_large(P, L->total + n + add);
+  if (n + add > L->cap) {
+    long cap = 2 * L->cap > n + add ? 2 * L->cap : n + add;
+    double *v = realloc(row->v, (size_t)cap * sizeof *v);
+    if (!v) return ex_fail(P, "out of memory");
+    row->v = v;
+    L->cap = cap;
+  }
+  memcpy(row->v + n, e->v, (size_t)add * sizeof *row->v);
+  row->cols += e->cols;
   ex_clear(e);
   return 0;
 }
 
-/* acc = [acc; row]; row is consumed. */
-static int vcat(parser *P, mat *acc, mat *row, int r, int *first, size_t open) {
+/* The current row joins the finished ones. */
+static int end_row(parser *P, lit *L, int r, size_t open) {
+  mat *row = &L->row;
   if (numel(row) == 0) {
     ex_clear(row);
     return 0;
   }
-  if (numel(acc) == 0) {
-    ex_mat_move(acc, row);
-    *first = r;
-    return 0;
-  }
   char buf[48];
-  if (acc->cols != row->cols)
+  if (L->nrows > 0 && L->rows[0].cols != row->cols)
     return ex_fail(P,
                    "%s at column %zu: row %d has %d column(s), row %d has %d",
                    literal_text(P, open, buf, sizeof buf), col(open), r,
-                   row->cols, *first, acc->cols);
-  mat t;
-  if (ex_mat_new(P, &t, (long)acc->rows + row->rows, acc->cols)) return -1;
-  for (int j = 0; j < t.cols; j++) {
-    memcpy(t.v + (long)j * t.rows, acc->v + (long)j * acc->rows,
-           (size_t)acc->rows * sizeof *t.v);
-    memcpy(t.v + (long)j * t.rows + acc->rows, row->v + (long)j * row->rows,
-           (size_t)row->rows * sizeof *t.v);
+                   row->cols, L->first, L->rows[0].cols);
+  if (L->nrows == L->rcap) {
+    int cap = L->rcap ? 2 * L->rcap : 8;
+    mat *grown = realloc(L->rows, (size_t)cap * sizeof *grown);
+    if (!grown) return ex_fail(P, "out of memory");
+    L->rows = grown;
+    L->rcap = cap;
   }
-  ex_mat_move(acc, &t);
-  ex_clear(row);
+  if (L->nrows == 0) L->first = r;
+  L->total += numel(row);
+  L->rows[L->nrows++] = *row; /* moved: the row starts empty again */
+  memset(row, 0, sizeof *row);
+  L->cap = 0;
+  return 0;
+}
+
+/* [rows[0]; rows[1]; ...] into out, in one pass. */
+static int stack(parser *P, lit *L, mat *out) {
+  if (L->nrows == 0) {
+    memset(out, 0, sizeof *out);
+    return 0;
+  }
+  if (L->nrows == 1) {
+    *out = L->rows[0]; /* moved */
+    L->nrows = 0;
+    return 0;
+  }
+  long nr = 0;
+  for (int i = 0; i < L->nrows; i++)
+    nr += L->rows[i].rows;
+  if (ex_mat_new(P, out, nr, L->rows[0].cols)) return -1;
+  for (int j = 0; j < out->cols; j++) {
+    double *dst = out->v + (long)j * out->rows;
+    for (int i = 0; i < L->nrows; i++) {
+      const mat *m = &L->rows[i];
+      memcpy(dst, m->v + (long)j * m->rows, (size_t)m->rows * sizeof *dst);
+      dst += m->rows;
+    }
+  }
   return 0;
 }
 
@@ -92,14 +151,16 @@ int ex_parse_matrix(parser *P, mat *out) {
   size_t open = P->pos++;
   int saved = P->bracket;
   P->bracket = 1;
-  mat acc = {0}, row = {0}, e = {0};
-  int r = 1, k = 0, first = 1, comma = 0, rc = -1;
+  lit L;
+  memset(&L, 0, sizeof L);
+  mat e = {0};
+  int r = 1, k = 0, comma = 0, rc = -1;
   for (;;) {
     int blank = ex_skip_ws(P);
     char c = ex_at(P, 0);
     if (c == ']' || c == ';' || c == '\n') {
       P->pos++;
-      if (vcat(P, &acc, &row, r, &first, open)) goto done;
+      if (end_row(P, &L, r, open)) goto done;
       if (c == ']') break;
       if (k > 0) r++;
       k = 0;
@@ -119,17 +180,15 @@ int ex_parse_matrix(parser *P, mat *out) {
         ex_unexpected(P, "',', ';', ']' or an operator");
         goto done;
       }
-      if (ex_parse_expr(P, &e) || hcat(P, &row, &e, ++k, r, open)) goto done;
+      if (ex_parse_expr(P, &e) || hcat(P, &L, &e, ++k, r, open)) goto done;
       comma = 0;
     }
   }
+  if (stack(P, &L, out)) goto done;
   P->bracket = saved;
-  *out = acc;
-  memset(&acc, 0, sizeof acc);
   rc = 0;
 done:
-  ex_clear(&acc);
-  ex_clear(&row);
+  lit_clear(&L);
   ex_clear(&e);
   return rc;
 }

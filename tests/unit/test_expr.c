@@ -280,6 +280,55 @@ static void test_fuzz(const bsim_scope *sc) {
   }
 }
 
+/* An R x N literal of 0, 1, 2, ... row by row; row `short_row` (from 1)
+ * one element short when > 0. malloc'ed. */
+static char *counting_literal(int R, int N, int short_row) {
+  size_t cap = (size_t)R * (size_t)N * 8 + 16, n = 0;
+  char *text = malloc(cap);
+  if (!text) return NULL;
+  text[n++] = '[';
+  for (int r = 0; r < R; r++) {
+    int len = r + 1 == short_row ? N - 1 : N;
+    for (int c = 0; c < len; c++)
+      n += (size_t)snprintf(text + n, cap - n, "%d ", r * N + c);
+    text[n++] = r + 1 < R ? ';' : ']';
+  }
+  text[n] = '\0';
+  return text;
+}
+
+/* Large literals, built by growing one row in place and stacking rows at
+ * the end (issue 10, item 13: joining at every element was quadratic):
+ * every element lands where column-major order puts it, whatever the mix
+ * of scalars, vectors and matrices, and the size bound still holds. The
+ * 300 000 elements are checked exactly (they are small integers). */
+static void test_large_literals(const bsim_scope *sc) {
+  enum { N = 100000, R = 3 };
+  char *text = counting_literal(R, N, 0), msg[256];
+  bsim_value v = {0};
+  int ok = text && bsim_expr_eval(text, sc, &v, msg, sizeof msg) == 0;
+  CHECK(ok && v.rows == R && v.cols == N, "3 x 100000 literal: %s",
+        ok ? "wrong size" : msg);
+  long bad = -1;
+  for (long i = 0; ok && v.rows == R && v.cols == N && i < (long)R * N; i++)
+    if (v.v[i] != (double)((i % R) * N + i / R) && bad < 0) bad = i;
+  CHECK(bad < 0, "3 x 100000 literal: element %ld is %g", bad,
+        bad >= 0 ? v.v[bad] : 0.0);
+  bsim_value_clear(&v);
+  free(text);
+  text = counting_literal(R, N, 2);
+  CHECK(text && bsim_expr_eval(text, sc, &v, msg, sizeof msg) != 0 &&
+            strstr(msg, "row 2 has 99999 column(s), row 1 has 100000"),
+        "short row 2: message '%s'", msg);
+  free(text);
+  /* pieces of every shape in one row, then stacked under it */
+  expect(sc, "[a A B [7;7]; [] [1 2 3 4 5 6 7]; 8 9 10 11 12 13 14]", 4, 7,
+         (double[]){1, 2,  1, 8, 1, 2,  2, 9, 3, 4,  3, 10, 1, 0,
+                    4, 11, 0, 1, 5, 12, 2, 3, 6, 13, 7, 7,  7, 14});
+  expect_error(sc, "[ones(1,6000000) ones(1,5000000)]", "too large");
+  expect_error(sc, "[ones(6000000,1); ones(5000000,1)]", "too large");
+}
+
 int main(void) {
   bsim_scope *sc = bsim_scope_create(NULL);
   set(sc, "f", 1, 1, (double[]){3});
@@ -290,6 +339,7 @@ int main(void) {
   set(sc, "B", 2, 3, (double[]){1, 0, 0, 1, 2, 3});
   test_numbers(sc);
   test_matrices(sc);
+  test_large_literals(sc);
   test_errors(NULL);
   test_scopes();
   test_fuzz(sc);

@@ -97,7 +97,8 @@ const bsim_block_type bsim_type_IFTHEL_f = {
     2,
     ifthel_define,
     ifthel_fn,
-    BSIM_TYPE_SYNCHRONOUS};
+    BSIM_TYPE_SYNCHRONOUS,
+    "event-input,zero-crossing"};
 
 static const bsim_param_spec eselect_params[] = {
     {"outputs", BSIM_PARAM_REAL, "2",
@@ -181,7 +182,8 @@ const bsim_block_type bsim_type_ESELECT_f = {
     3,
     eselect_define,
     eselect_fn,
-    BSIM_TYPE_SYNCHRONOUS};
+    BSIM_TYPE_SYNCHRONOUS,
+    "outputs,event-input,zero-crossing"};
 
 /* ------------------------------------------------- CLKSOMV_f and CLKSOM_f */
 

@@ -254,13 +254,7 @@ static const bsim_param_spec sqrt_params[] = {
 };
 
 static int sqrt_define(bsim_define_ctx *ctx, bsim_model *m) {
-  int type;
-  if (bsim_std_int(ctx, "datatype", 1, &type) != 0) return -1;
-  if (type != 1)
-    return bsim_define_error(ctx,
-                             "'datatype' %d is not supported; only 1 (real "
-                             "double) is",
-                             type);
+  if (bsim_std_real_datatype(ctx) != 0) return -1;
   return bsim_std_elementwise_model(ctx, m);
 }
 

@@ -40,6 +40,7 @@ static const struct {
     {bsim_linear_f_types, &bsim_linear_f_ntypes},
     {bsim_table_types, &bsim_table_ntypes},
     {bsim_counting_types, &bsim_counting_ntypes},
+    {bsim_matrix_types, &bsim_matrix_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -96,8 +96,13 @@ extern const int bsim_basic_f_ntypes;
 extern const bsim_block_type *const bsim_linear_f_types[]; /* linear_f.c */
 extern const int bsim_linear_f_ntypes;
 extern const bsim_block_type *const bsim_table_types[]; /* tables.c */
-extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
 extern const int bsim_table_ntypes;
+extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
+extern const bsim_block_type *const bsim_matrix_types[]; /* matrix.c */
+extern const int bsim_matrix_ntypes;
+/* matrix_la.c, in matrix.c's table */
+extern const bsim_block_type bsim_type_MATINV, bsim_type_MATPINV,
+    bsim_type_MATBKSL, bsim_type_MATEIG, bsim_type_mat_vpv;
 
 /* sink_common.c: what the sinks share. */
 /* The computational function of a sink that records its inputs: names
@@ -145,6 +150,10 @@ int bsim_std_switch(bsim_define_ctx *ctx, const char *name, int *out);
 
 /* (The helpers every block author may use, bsim_std_scalar & co, are
  * public: blocksim/block_util.h.) */
+
+/* The "datatype" parameter of Xcos's matrix blocks: 1 (real double) is the
+ * only one supported; anything else is reported. 0 or -1. */
+int bsim_std_real_datatype(bsim_define_ctx *ctx);
 
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous

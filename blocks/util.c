@@ -38,6 +38,17 @@ int bsim_std_int(bsim_define_ctx *ctx, const char *name, int min, int *out) {
   return 0;
 }
 
+int bsim_std_real_datatype(bsim_define_ctx *ctx) {
+  int type;
+  if (bsim_std_int(ctx, "datatype", 1, &type) != 0) return -1;
+  if (type != 1)
+    return bsim_define_error(ctx,
+                             "'datatype' %d is not supported; only 1 (real "
+                             "double) is",
+                             type);
+  return 0;
+}
+
 int bsim_std_elementwise_model(bsim_define_ctx *ctx, bsim_model *m) {
   if (bsim_model_set_inputs(m, 1, -1, -2, 1) != 0 ||
       bsim_model_set_outputs(m, 1, -1, -2) != 0)

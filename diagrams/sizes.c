@@ -1,9 +1,11 @@
 /*
  * Port size inference, after Xcos: every port dimension (rows or columns of
- * an input or an output) is fixed (> 0), shared among the ports of its block
- * that carry the same negative number, or - for rows only - 0, the sum of
- * the other side's rows (MUX on an output, DEMUX on an input). Both ends of
- * a link carry equal sizes. Known sizes are propagated to a fixed point;
+ * an input or an output) is fixed (> 0), shared among the dimensions of its
+ * block that carry the same negative number (rows and columns alike: a
+ * transpose says in = -1 x -2, out = -2 x -1), or 0, the sum of the other
+ * side's rows (MUX on an output, DEMUX on an input) or columns (MATCATH's
+ * output columns). Both ends of a link carry equal sizes. Known sizes are
+ * propagated to a fixed point;
  * when nothing moves, the first still-unknown dimension is set to 1, as Xcos
  * does for unconstrained ports, and propagation resumes, so that a default
  * never contradicts a size the diagram implies.
@@ -47,7 +49,8 @@ static int dim(const sz *s, int b, int which, int port) {
 }
 
 /* Set an unknown dimension, and with it every dimension of the same block
- * and namespace (rows or cols) that shares its negative tag. */
+ * that shares its negative tag: rows and columns alike, as in Xcos (MATTRAN
+ * says in = -1 x -2, out = -2 x -1). */
 static void assign(sz *s, int b, int which, int port, int v) {
   int d = dim(s, b, which, port);
   if (s->decl[d] >= 0) {
@@ -55,13 +58,11 @@ static void assign(sz *s, int b, int which, int port, int v) {
     return;
   }
   const bsim_model *m = &s->f->blocks[b].model;
-  int ins = which == IN_R || which == OUT_R ? IN_R : IN_C;
-  int outs = ins == IN_R ? OUT_R : OUT_C;
-  for (int i = 0; i < m->nin; i++)
-    if (s->decl[dim(s, b, ins, i)] == s->decl[d]) s->val[dim(s, b, ins, i)] = v;
-  for (int j = 0; j < m->nout; j++)
-    if (s->decl[dim(s, b, outs, j)] == s->decl[d])
-      s->val[dim(s, b, outs, j)] = v;
+  for (int k = IN_R; k <= OUT_C; k++) {
+    int n = k == IN_R || k == IN_C ? m->nin : m->nout;
+    for (int i = 0; i < n; i++)
+      if (s->decl[dim(s, b, k, i)] == s->decl[d]) s->val[dim(s, b, k, i)] = v;
+  }
 }
 
 static void fmt_size(char *buf, size_t n, int r, int c) {
@@ -108,14 +109,17 @@ static int unify_link(sz *s, int li) {
   return changed;
 }
 
-/* Rows tagged 0 on side `which` equal the sum of the rows on the other side.
- * Solves forwards, or backwards when one term is missing. 1 if something
- * changed, -1 on contradiction. */
+/* Dimensions tagged 0 on side `which` equal the sum of the same dimension
+ * (rows or columns) on the other side. Solves forwards, or backwards when
+ * one term is missing. 1 if something changed, -1 on contradiction. */
 static int sum_rule(sz *s, int b, int which) {
   const bsim_model *m = &s->f->blocks[b].model;
-  int n = which == OUT_R ? m->nout : m->nin;
-  int other = which == OUT_R ? IN_R : OUT_R;
-  int no = which == OUT_R ? m->nin : m->nout;
+  int outs = which == OUT_R || which == OUT_C,
+      rows = which == IN_R || which == OUT_R;
+  int n = outs ? m->nout : m->nin;
+  int other = outs ? (rows ? IN_R : IN_C) : (rows ? OUT_R : OUT_C);
+  int no = outs ? m->nin : m->nout;
+  const char *what = rows ? "rows" : "columns";
   int changed = 0;
   for (int p = 0; p < n; p++) {
     int d = dim(s, b, which, p);
@@ -132,14 +136,14 @@ static int sum_rule(sz *s, int b, int which) {
       }
     }
     const bsim_flat_block *fb = &s->f->blocks[b];
-    const char *side = which == OUT_R ? "output" : "input";
-    const char *others = which == OUT_R ? "inputs" : "outputs";
+    const char *side = outs ? "output" : "input";
+    const char *others = outs ? "inputs" : "outputs";
     if (sum > BSIM_MAX_ELEMS) {
       bsim_error_set(s->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s' (%s): %s %d would have %ld rows, more "
+                     "%s:%d: block '%s' (%s): %s %d would have %ld %s, more "
                      "than the %d a signal may have",
                      s->f->file ? s->f->file : "(diagram)", fb->line, fb->path,
-                     fb->type->name, side, p + 1, sum, BSIM_MAX_ELEMS);
+                     fb->type->name, side, p + 1, sum, what, BSIM_MAX_ELEMS);
       return -1;
     }
     if (unknown == 0 && !s->val[d]) {
@@ -147,19 +151,19 @@ static int sum_rule(sz *s, int b, int which) {
       changed = 1;
     } else if (unknown == 0 && s->val[d] != sum) {
       bsim_error_set(s->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s' (%s): %s %d has %d rows but its %s "
+                     "%s:%d: block '%s' (%s): %s %d has %d %s but its %s "
                      "add up to %ld",
                      s->f->file ? s->f->file : "(diagram)", fb->line, fb->path,
-                     fb->type->name, side, p + 1, s->val[d], others, sum);
+                     fb->type->name, side, p + 1, s->val[d], what, others, sum);
       return -1;
     } else if (unknown == 1 && s->val[d]) {
       if (s->val[d] - sum < 1) {
         bsim_error_set(s->err, BSIM_ERR_INPUT,
-                       "%s:%d: block '%s' (%s): %s %d has %d rows, too few "
-                       "for its %s (already %ld rows without %s %d)",
+                       "%s:%d: block '%s' (%s): %s %d has %d %s, too few "
+                       "for its %s (already %ld %s without %s %d)",
                        s->f->file ? s->f->file : "(diagram)", fb->line,
-                       fb->path, fb->type->name, side, p + 1, s->val[d], others,
-                       sum, which == OUT_R ? "input" : "output", last + 1);
+                       fb->path, fb->type->name, side, p + 1, s->val[d], what,
+                       others, sum, what, outs ? "input" : "output", last + 1);
         return -1;
       }
       assign(s, b, other, last, (int)(s->val[d] - sum));
@@ -177,12 +181,12 @@ static int propagate(sz *s) {
       if (c < 0) return -1;
       changed |= c;
     }
-    for (int b = 0; b < s->f->nblocks; b++) {
-      int c1 = sum_rule(s, b, OUT_R);
-      int c2 = c1 < 0 ? -1 : sum_rule(s, b, IN_R);
-      if (c1 < 0 || c2 < 0) return -1;
-      changed |= c1 | c2;
-    }
+    for (int b = 0; b < s->f->nblocks; b++)
+      for (int which = 0; which < 4; which++) {
+        int c = sum_rule(s, b, which);
+        if (c < 0) return -1;
+        changed |= c;
+      }
     if (!changed) return 0;
   }
 }

@@ -2,11 +2,12 @@
 # Install the Debian packages blocksim needs, only those missing.
 # Runs as root, or through sudo when available.
 set -eu
-# Build: compiler, CMake, SUNDIALS, libxml2, GSL; .zcos (libzip); results
+# Build: compiler, CMake, SUNDIALS, libxml2, GSL, LAPACK (MATEIG's
+# eigensolvers, as Scilab's); .zcos (libzip); results
 # (matio, HDF5); plots (cairo); sweeps over MPI (OpenMPI); fuzzing and
 # sanitizers (clang with its runtime).
 PKGS="build-essential cmake pkg-config libsundials-dev libxml2-dev libgsl-dev
-      libzip-dev libmatio-dev libhdf5-dev hdf5-tools libcairo2-dev
+      liblapack-dev libzip-dev libmatio-dev libhdf5-dev hdf5-tools libcairo2-dev
       libopenmpi-dev openmpi-bin clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do

@@ -194,7 +194,8 @@ typedef struct bsim_param_spec {
  * Xcos's convention: a positive number is a fixed size; a negative number -k
  * is an unknown shared by every port of this block that says -k (so
  * SUMMATION's in = [-1 -1], out = -1 forces all three equal); 0 on an output
- * (input) means "the sum of the input (output) rows", as MUX (DEMUX) use it.
+ * (input) means "the sum of the input (output) rows", as MUX (DEMUX) use it,
+ * and in out2 (in2) the sum of the columns (MATCATH).
  * All arrays are owned by the model and released by bsim_model_clear().
  */
 typedef struct bsim_model {

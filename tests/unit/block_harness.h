@@ -64,7 +64,7 @@ static inline int near(double a, double b) {
   CHECK(near((got), (want)), "%s: got %.17g, want %.17g", what, (double)(got), \
         (double)(want))
 
-enum { MAXPORT = 4, MAXEL = 16, MAXEV = 4 };
+enum { MAXPORT = 4, MAXEL = 64, MAXEV = 4 };
 
 typedef struct harness {
   rt_block rb;

@@ -171,8 +171,32 @@ static void tables(void) {
   simple("INTRPLBLK_f", 1, 1, s1, 2, xy, t, "INTRPLBLK_f", -0.9, 0.2);
 }
 
+/* The matrix blocks that only multiply or move entries
+ * (blocks/matrix.c). */
+static void matrix(void) {
+  const char *mm[] = {"rule"};
+  simple("MATMUL", 2, 1, (const int[]){2, 3, 3, 2, 2, 2}, 1, mm,
+         (bsim_value[]){SCALAR(1)}, "MATMUL 2x3 * 3x2", -2, 2);
+  simple("MATMUL", 2, 1, (const int[]){2, 2, 2, 2, 2, 2}, 1, mm,
+         (bsim_value[]){SCALAR(2)}, "MATMUL element-wise", -2, 2);
+  simple("MATMUL", 2, 1, (const int[]){2, 3, 1, 1, 2, 3}, 1, mm,
+         (bsim_value[]){SCALAR(3)}, "MATMUL by a scalar", -2, 2);
+  simple("MATTRAN", 1, 1, (const int[]){2, 3, 3, 2}, 0, NULL, NULL, "MATTRAN",
+         -2, 2);
+  simple("MATCATH", 2, 1, (const int[]){2, 1, 2, 2, 2, 3}, 0, NULL, NULL,
+         "MATCATH", -2, 2);
+  simple("MATCATV", 2, 1, (const int[]){1, 2, 2, 2, 3, 2}, 0, NULL, NULL,
+         "MATCATV", -2, 2);
+  simple("EXTRACT", 1, 1, (const int[]){3, 3, 2, 3}, 2,
+         (const char *[]){"rows", "cols"},
+         (bsim_value[]){{1, 2, (double[]){3, 1}, NULL},
+                        {1, 3, (double[]){2, 2, 3}, NULL}},
+         "EXTRACT", -2, 2);
+}
+
 int main(void) {
   basic_f();
+  matrix();
   linear_f();
   tables();
   const int v3[] = {3, 1, 3, 1}, v3s[] = {3, 1, 1, 1};

@@ -49,6 +49,18 @@ static void layouts(void) {
       "curve_c_fast.txt",
       "curve_c_clamped.txt",
       "curve_c_cleaned.txt",
+      "matmul_kalman.txt",
+      "matmul_rule2_matrix.txt",
+      "matmul_rule3_matrix.txt",
+      "mattran_discrete_kalman.txt",
+      "matbksl_discrete_kalman.txt",
+      "matpinv_discrete_kalman.txt",
+      "matcatv_discrete_kalman.txt",
+      "matcath_discrete_kalman.txt",
+      "extract_discrete_kalman.txt",
+      "matinv_inverted_pendulum.txt",
+      "rootcoef_inverted_pendulum.txt",
+      "mateig_inverted_pendulum.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -161,6 +173,121 @@ static void spline_closed_forms(void) {
   CHECK(fabs(h - (0.343 - 1.4 + 1)) < 1e-12, "Hermite cubic at 0.7: %.17g", h);
 }
 
+/* MATEIG against Scilab's spec (tests/data/xcos/cont/eig_ref.txt, made
+ * by eig_ref.sce): the same eigenvalues in the same order, 1e-12 of the
+ * largest modulus (LAPACK and GSL reach them by different rotations, a
+ * few ulps apart); the eigenvectors the same up to the sign of a real one
+ * (LAPACK fixes only the phase of complex ones, as blocksim does), 1e-10
+ * (eigenvector errors scale with 1/gap). */
+static void mateig_vs_scilab(void) {
+  char path[1024], line[8192];
+  snprintf(path, sizeof path, "%s/xcos/cont/eig_ref.txt", BSIM_TEST_DATA);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot open %s", path);
+  if (!f) return;
+  double a[64], vre[64], vim[64], vecre[64], vecim[64];
+  int n = 0, cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    char key[16];
+    int used;
+    if (sscanf(line, "%15s%n", key, &used) != 1) continue;
+    double *dst = strcmp(key, "matrix") == 0       ? a
+                  : strcmp(key, "values-re") == 0  ? vre
+                  : strcmp(key, "values-im") == 0  ? vim
+                  : strcmp(key, "vectors-re") == 0 ? vecre
+                                                   : vecim;
+    char *p = line + used;
+    if (dst == a) n = (int)strtol(p, &p, 10);
+    for (int i = 0; i < (dst == vre || dst == vim ? n : n * n); i++)
+      dst[i] = strtod(p, &p);
+    if (dst != vecim) continue;
+    cases++;
+    for (int d = 1; d <= 2; d++) {
+      harness h;
+      int sz[] = {n, n, n, d == 1 ? 2 : 2 * n, n, 2 * n};
+      mk(&h, "MATEIG", 1, d, sz);
+      define_into(&h, 1, (const char *[]){"decomposition"},
+                  (bsim_value[]){SCALAR(d)});
+      memcpy(h.in[0], a, sizeof(double) * (size_t)(n * n));
+      call(&h, BSIM_FLAG_INIT);
+      call(&h, BSIM_FLAG_OUTPUTS);
+      no_error(&h, "MATEIG");
+      double big = 0;
+      for (int i = 0; i < n; i++)
+        big = fmax(big, hypot(vre[i], vim[i]));
+      int ny = d == 1 ? n : n * n;
+      for (int i = 0; i < n; i++) {
+        int at = d == 1 ? i : i + n * i;
+        CHECK(fabs(h.out[0][at] - vre[i]) <= 1e-12 * big &&
+                  fabs(h.out[0][ny + at] - vim[i]) <= 1e-12 * big,
+              "matrix %d (n = %d), eigenvalue %d: %.17g%+.17gi, Scilab "
+              "%.17g%+.17gi",
+              cases, n, i + 1, h.out[0][at], h.out[0][ny + at], vre[i], vim[i]);
+      }
+      for (int j = 0; d == 2 && j < n; j++) {
+        double sign = 1; /* a real eigenvector's sign is free */
+        for (int i = 0; i < n; i++)
+          if (fabs(vecre[i + n * j]) > 0.1) {
+            sign = (h.out[1][i + n * j] * vecre[i + n * j]) < 0 ? -1 : 1;
+            break;
+          }
+        if (vim[j] != 0) sign = 1;
+        for (int i = 0; i < n; i++)
+          CHECK(fabs(sign * h.out[1][i + n * j] - vecre[i + n * j]) < 1e-10 &&
+                    fabs(sign * h.out[1][n * n + i + n * j] -
+                         vecim[i + n * j]) < 1e-10,
+                "matrix %d, eigenvector %d, entry %d: %.17g%+.17gi, Scilab "
+                "%.17g%+.17gi",
+                cases, j + 1, i + 1, h.out[1][i + n * j],
+                h.out[1][n * n + i + n * j], vecre[i + n * j],
+                vecim[i + n * j]);
+      }
+      done(&h);
+    }
+  }
+  fclose(f);
+  CHECK(cases == 8, "eig_ref.txt has %d matrices, expected 8", cases);
+}
+
+/* The matrix blocks refuse what Xcos refuses, and what blocksim does not
+ * support (complex data); MATINV fails on a singular matrix as INVBLK_f on
+ * 0; EXTRACT checks its indices against the input it gets. */
+static void matrix_errors(void) {
+  const char *mm[] = {"datatype", "rule"};
+  define_fails("MATMUL", 2, mm, (bsim_value[]){SCALAR(1), SCALAR(4)}, "'rule'");
+  define_fails("MATMUL", 2, mm, (bsim_value[]){SCALAR(2), SCALAR(1)},
+               "'datatype' 2 is not supported");
+  const char *ex[] = {"datatype", "rows", "cols"};
+  define_fails(
+      "EXTRACT", 3, ex,
+      (bsim_value[]){SCALAR(1), {1, 2, (double[]){1, 0}, NULL}, SCALAR(1)},
+      "'rows'");
+  define_fails("MATEIG", 2, (const char *[]){"datatype", "decomposition"},
+               (bsim_value[]){SCALAR(1), SCALAR(3)}, "'decomposition'");
+  harness h;
+  bsim_block *b = mk(&h, "MATINV", 1, 1, (const int[]){2, 2, 2, 2});
+  define_into(&h, 0, NULL, NULL);
+  call(&h, BSIM_FLAG_INIT);
+  double sing[] = {1, 2, 2, 4};
+  memcpy(h.in[0], sing, sizeof sing);
+  b->phase = BSIM_PHASE_CONTINUOUS;
+  call(&h, BSIM_FLAG_OUTPUTS);
+  CHECK(h.errs.recoverable && !h.errs.fatal &&
+            strstr(h.errs.last_recoverable, "singular"),
+        "MATINV of a singular matrix while integrating: %s",
+        h.errs.last_recoverable);
+  b->phase = BSIM_PHASE_DISCRETE;
+  call(&h, BSIM_FLAG_OUTPUTS);
+  CHECK(h.errs.fatal, "MATINV of a singular matrix at an event is not fatal");
+  done(&h);
+  b = mk(&h, "EXTRACT", 1, 1, (const int[]){2, 2, 1, 1});
+  define_into(&h, 3, ex, (bsim_value[]){SCALAR(1), SCALAR(3), SCALAR(1)});
+  call(&h, BSIM_FLAG_INIT);
+  CHECK(h.errs.fatal && strstr(h.errs.err.message, "row index 3"),
+        "EXTRACT of row 3 from a 2x2 input: %s", h.errs.err.message);
+  done(&h);
+}
+
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
  * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
  * its output during the initial fixed point, as Xcos's flag 6 does. */
@@ -226,6 +353,8 @@ int main(void) {
   linear_f();
   table_errors();
   spline_closed_forms();
+  mateig_vs_scilab();
+  matrix_errors();
   numeric_failures();
   sat_f();
   if (failures) {

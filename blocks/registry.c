@@ -35,6 +35,8 @@ static const struct {
     {bsim_sink_types, &bsim_sink_ntypes},
     {bsim_sink_event_types, &bsim_sink_event_ntypes},
     {bsim_sink_xy_types, &bsim_sink_xy_ntypes},
+    {bsim_sink_display_types, &bsim_sink_display_ntypes},
+    {bsim_sink_store_types, &bsim_sink_store_ntypes},
     {bsim_basic_f_types, &bsim_basic_f_ntypes},
     {bsim_random_types, &bsim_random_ntypes},
     {bsim_linear_f_types, &bsim_linear_f_ntypes},

@@ -63,6 +63,12 @@ extern const int bsim_sink_ntypes;
  * BPLATFORM */
 extern const bsim_block_type *const bsim_sink_xy_types[];
 extern const int bsim_sink_xy_ntypes;
+/* sinks_display.c: AFFICH_m, CMATVIEW, CMAT3D, TRASH_f */
+extern const bsim_block_type *const bsim_sink_display_types[];
+extern const int bsim_sink_display_ntypes;
+/* sinks_store.c: TOWS_c, WRITEC_f, WRITEAU_f */
+extern const bsim_block_type *const bsim_sink_store_types[];
+extern const int bsim_sink_store_ntypes;
 /* sinks_events.c: CEVENTSCOPE */
 extern const bsim_block_type *const bsim_sink_event_types[];
 extern const int bsim_sink_event_ntypes;

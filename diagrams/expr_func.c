@@ -73,7 +73,7 @@ static const function1 *find_function1(const char *name) {
 int ex_is_function(const char *name) {
   for (size_t i = 0; i < sizeof OTHER_FUNCTIONS / sizeof *OTHER_FUNCTIONS; i++)
     if (strcmp(OTHER_FUNCTIONS[i], name) == 0) return 1;
-  return find_function1(name) != NULL;
+  return find_function1(name) != NULL || ex_is_colormap(name);
 }
 
 /* Scilab's rand(): its uniform generator (bsim_urand, the one RAND_m
@@ -509,6 +509,8 @@ int ex_call(parser *P, const char *name, size_t pos, mat *args, int n, mat *out,
   int rc = ex_call_poly(P, name, pos, args, n, out);
   if (rc <= 0) return rc;
   rc = ex_call_linalg(P, name, pos, args, n, out);
+  if (rc <= 0) return rc;
+  rc = ex_call_colormap(P, name, pos, args, n, out);
   if (rc <= 0) return rc;
   return call1(P, name, pos, args, n, out);
 }

@@ -144,6 +144,11 @@ int ex_call(parser *P, const char *name, size_t pos, mat *args, int n, mat *out,
 /* Functions of expr_linalg.c: 0 handled, 1 not one of them, -1 failed. */
 int ex_call_linalg(parser *P, const char *name, size_t pos, mat *args, int n,
                    mat *out);
+/* Colour maps of expr_colormap.c: 0 handled, 1 not one of them, -1
+ * failed. */
+int ex_call_colormap(parser *P, const char *name, size_t pos, mat *args, int n,
+                     mat *out);
+int ex_is_colormap(const char *name);
 /* x = A \ B (left: A x = B) or x = B / A (right: x A = B), A square. */
 int ex_solve(parser *P, const mat *A, const mat *B, int left, size_t pos,
              mat *out);

@@ -364,7 +364,7 @@ static inline void cmp_int(const char *file, const char *what, const expect *e,
  * define steps copy or negate parameter values, so any difference beyond
  * the decimal printing of the .xcos file is a real layout error. */
 
-enum { LC_MAXV = 64, LC_MAXP = 16 };
+enum { LC_MAXV = 128, LC_MAXP = 16 };
 
 typedef struct lc_expect {
   int n, given;
@@ -391,7 +391,7 @@ static inline int lc_numbers(char *text, double *v, int max) {
 }
 
 static inline int lc_load(const char *file, lc_case *c) {
-  char path[1024], line[2048];
+  char path[1024], line[8192];
   snprintf(path, sizeof path, "%s/layout/%s", BSIM_TEST_DATA, file);
   FILE *f = fopen(path, "r");
   if (!f) {

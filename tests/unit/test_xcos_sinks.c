@@ -6,6 +6,8 @@
  * A record must have Scilab's columns (same names), rows (same times) and
  * values; each case states its tolerance and why.
  */
+#include <unistd.h>
+
 #include "tests/unit/xcos_ref.h"
 
 typedef struct xr_case {
@@ -28,9 +30,24 @@ static const xr_case xy_cases[] = {
     {"platform", "xcos/sinks/ref_sinks_xy/BPLATFORM_12.csv", 1e-12,
      "BPLATFORM"},
     {"floating", "xcos/sinks/ref_sinks_xy/CFSCOPE_13.csv", 1e-12, "CFSCOPE"},
+    {"audio", "xcos/sinks/ref_sinks_xy/WRITEAU_f_19.csv", 1e-12, "WRITEAU_f"},
     /* 0/1 flags: exact */
     {"events", "xcos/sinks/ref_sinks_xy/CEVENTSCOPE_16.csv", 1e-300,
      "CEVENTSCOPE"},
+};
+
+/* sinks_store: RAND_m draws Scilab's sequence bit for bit (its seed and
+ * generator are Scilab's) and the other inputs are sin() and t: 1e-12 of
+ * the peak, as above. TOWS_c's record is what Scilab leaves in the
+ * workspace (tows_A.csv, made by store_ref.sce), not its activations. */
+static const xr_case store_cases[] = {
+    {"show", "xcos/sinks/ref_sinks_store/AFFICH_m_6.csv", 1e-12, "AFFICH_m"},
+    {"view", "xcos/sinks/ref_sinks_store/CMATVIEW_7.csv", 1e-12, "CMATVIEW"},
+    {"surface", "xcos/sinks/ref_sinks_store/CMAT3D_8.csv", 1e-12, "CMAT3D"},
+    {"trash", "xcos/sinks/ref_sinks_store/TRASH_f_9.csv", 1e-12, "TRASH_f"},
+    {"wd", "xcos/sinks/ref_sinks_store/WRITEC_f_13.csv", 1e-12, "WRITEC_f d"},
+    {"ws", "xcos/sinks/ref_sinks_store/WRITEC_f_15.csv", 1e-12, "WRITEC_f sb"},
+    {"tows", "xcos/sinks/ref_sinks_store/tows_A.csv", 1e-12, "TOWS_c"},
 };
 
 /* The header of a reference CSV after "t," must be the record's column
@@ -56,13 +73,46 @@ static void same_names(const bsim_sim *s, const char *sink, const char *csv) {
   if (f) fclose(f);
 }
 
-int main(void) {
-  bsim_sim *s = xr_run("xcos/sinks/sinks_xy.xml", NULL);
-  for (size_t i = 0; s && i < sizeof xy_cases / sizeof xy_cases[0]; i++) {
-    const xr_case *c = &xy_cases[i];
-    xr_compare(s, c->sink, c->csv, 2, c->rel_peak, c->what);
-    same_names(s, c->sink, c->csv);
+/* The file a WRITEC_f wrote must be byte for byte the one Scilab's
+ * WRITEC_f wrote for the same diagram (store_ref.sce). */
+static void same_file(const char *ours, const char *ref) {
+  char path[1024], a[4096], b[4096];
+  snprintf(path, sizeof path, "%s/%s", BSIM_TEST_DATA, ref);
+  FILE *fa = fopen(ours, "rb"), *fb = fopen(path, "rb");
+  size_t na = fa ? fread(a, 1, sizeof a, fa) : 0;
+  size_t nb = fb ? fread(b, 1, sizeof b, fb) : 0;
+  CHECK(fa && fb && na == nb && memcmp(a, b, na) == 0,
+        "%s (%zu bytes) differs from Scilab's %s (%zu bytes)", ours, na, ref,
+        nb);
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  remove(ours);
+}
+
+static void run_cases(const char *diagram, const xr_case *cases, size_t n,
+                      double tf) {
+  bsim_sim *s = xr_run(diagram, NULL);
+  for (size_t i = 0; s && i < n; i++) {
+    xr_compare(s, cases[i].sink, cases[i].csv, tf, cases[i].rel_peak,
+               cases[i].what);
+    same_names(s, cases[i].sink, cases[i].csv);
   }
   bsim_sim_free(s);
+}
+
+int main(void) {
+  run_cases("xcos/sinks/sinks_xy.xml", xy_cases,
+            sizeof xy_cases / sizeof xy_cases[0], 2);
+  /* the WRITEC_f of sinks_store write to the current folder */
+  char dir[] = "/tmp/test_xcos_sinks-XXXXXX", cwd[1024];
+  CHECK(getcwd(cwd, sizeof cwd) && mkdtemp(dir) && chdir(dir) == 0,
+        "cannot work in %s", dir);
+  run_cases("xcos/sinks/sinks_store.xml", store_cases,
+            sizeof store_cases / sizeof store_cases[0], 2.2);
+  same_file("sinks_store_d.bin",
+            "xcos/sinks/ref_sinks_store/sinks_store_d.bin");
+  same_file("sinks_store_sb.bin",
+            "xcos/sinks/ref_sinks_store/sinks_store_sb.bin");
+  CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "cannot remove %s", dir);
   return xr_finish("test_xcos_sinks");
 }

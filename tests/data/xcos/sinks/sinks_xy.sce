@@ -1,5 +1,5 @@
-// The XY scopes, the animations, the event scope and the floating scope
-// of Xcos's Sinks palette on smooth signals (tests/unit/test_xcos_sinks.c).
+// The XY scopes, the animations, the event scope, the floating scope and
+// WRITEAU_f of Xcos's Sinks palette on smooth signals (tests/unit/test_xcos_sinks.c).
 // A SampleCLK of period 0.1 activates the data sinks; two others, which
 // never tick together, the two event inputs of the CEVENTSCOPE. The
 // CFSCOPE reads signals by number: in a diagram without split points
@@ -41,4 +41,7 @@ d = mk_clk(d, ck, 1, bpl, 1); d = mk_clk(d, ck, 1, fs, 1);
 [d, c1] = mk_add(d, "SampleCLK", ["0.4"; "0.1"]);
 [d, c2] = mk_add(d, "SampleCLK", ["0.25"; "0.075"]);
 d = mk_clk(d, c1, 1, ev, 1); d = mk_clk(d, c2, 1, ev, 2);
+[d, au] = mk_add(d, "WRITEAU_f", ["2"; "0"]);   // recorded only: no audio here
+d = mk_link(d, s1, 1, au, 1); d = mk_clk(d, ck, 1, au, 1);
+alreadyran = %f; // WRITEAU_f's dialog asks whether a simulation is running
 mk_save(d, get_absolute_file_path("sinks_xy.sce") + "sinks_xy.xcos");

@@ -55,10 +55,14 @@ static int parse_positive(const char *opt, const char *text, double *out) {
   char *end;
   errno = 0;
   double v = strtod(text, &end);
-  if (errno || end == text || *end || !(v > 0) || !isfinite(v)) {
+  /* strtod flags denormals with ERANGE too: those are positive numbers,
+   * and the library says whether it can use them */
+  if (end == text || *end || !(v > 0) || !isfinite(v)) {
     fprintf(stderr,
-            "blocksim: bad value for %s: '%s' (expected a positive number)\n",
-            opt, text);
+            "blocksim: bad value for %s: '%s' (expected a finite positive "
+            "number%s)\n",
+            opt, text,
+            errno == ERANGE ? "; this one is beyond the range of doubles" : "");
     return -1;
   }
   *out = v;

@@ -22,6 +22,9 @@ int dg_block_lookup(const dg_diagram *d, const int *index, const char *id,
 
 /* "gain, overflow" — the names of a type's parameters, for hints. */
 void dg_param_list(const bsim_block_type *t, char *buf, size_t n);
+/* Whether name can be written in an expression: a letter, '_' or '%'
+ * followed by letters, digits and '_' (context variables must be). */
+int dg_valid_name(const char *name);
 /* Index of parameter `name` in t->params, or -1. */
 int dg_param_find(const bsim_block_type *t, const char *name);
 

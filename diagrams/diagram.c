@@ -3,6 +3,7 @@
  * command-line overrides (-p block.param=value, -p var=value), and the small
  * lookups that the reader and the flattener share.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,15 @@ void dg_param_list(const bsim_block_type *t, char *buf, size_t n) {
   }
 }
 
+int dg_valid_name(const char *name) {
+  if (!name ||
+      !(isalpha((unsigned char)name[0]) || name[0] == '_' || name[0] == '%'))
+    return 0;
+  for (const char *c = name + 1; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '_') return 0;
+  return 1;
+}
+
 int dg_param_find(const bsim_block_type *t, const char *name) {
   for (int i = 0; i < t->nparams; i++)
     if (strcmp(t->params[i].name, name) == 0) return i;
@@ -221,6 +231,14 @@ int dg_override_resolve(const bsim_diagram *d, const char *target,
                      "override '%s': no parameter named (write "
                      "block/path.param=value, or var=value for a context "
                      "variable)",
+                     target);
+      return -1;
+    }
+    if (!dg_valid_name(target)) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "override '%s': not a variable name (a letter, '_' or "
+                     "'%%' followed by letters, digits and '_'; write "
+                     "var=value, or block/path.param=value)",
                      target);
       return -1;
     }

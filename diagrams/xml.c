@@ -38,6 +38,9 @@ typedef struct first_error {
  * 100 KB entity used 2000 times (200 MB) took 30 s and 400 MB before
  * libxml2 noticed nothing. */
 enum { MAX_ENTITY_EXPANSION = 10000000 };
+/* libxml2's depth bound without XML_PARSE_HUGE: <diagram>, each
+ * <superblock>, the <block> and <param> inside the deepest. */
+enum { MAX_XML_DEPTH = 256 };
 
 /* Attributes of each element, required ones first: libxml2 reports a
  * missing attribute without a line, so the reader finds it itself. */
@@ -83,7 +86,17 @@ static void keep_first(first_error *fe, const xmlError *e) {
 /* The parser hands its own context as user data; ours rides in _private. */
 static void on_parse_error(void *data, xmlErrorPtr e) {
   xmlParserCtxtPtr c = data;
-  keep_first(c->_private, e);
+  first_error *fe = c->_private;
+  int had = fe->have;
+  keep_first(fe, e);
+  /* libxml2's hint (XML_PARSE_HUGE) is no option for a user: say what the
+   * bound means for a diagram */
+  if (!had && fe->have && strstr(fe->msg, "Excessive depth in document"))
+    snprintf(fe->msg, sizeof fe->msg,
+             "superblocks nested too deep: the XML reader keeps libxml2's "
+             "bound of %d nested elements against hostile files, about %d "
+             "levels of superblocks",
+             MAX_XML_DEPTH, MAX_XML_DEPTH - 2);
 }
 
 /* Every entity reference, in content or in an attribute value, is
@@ -433,6 +446,15 @@ static dg_diagram *read_level(reader *r, xmlNodePtr node, bsim_diagram *top,
     if (c->type != XML_ELEMENT_NODE) continue;
     if (is_elem(c, "context")) {
       rc = read_params(r, c, "var", &d->context, &d->ncontext);
+      for (int i = 0; rc == 0 && i < d->ncontext; i++)
+        if (!dg_valid_name(d->context[i].name)) {
+          bsim_error_set(r->err, BSIM_ERR_INPUT,
+                         "%s:%d: <var name=\"%s\">: not a variable name (a "
+                         "letter, '_' or '%%' followed by letters, digits "
+                         "and '_')",
+                         r->file, d->context[i].line, d->context[i].name);
+          rc = -1;
+        }
       /* The schema allows one <script>, first; its text starts on the
        * element's line, so script line k is file line script_line+k-1. */
       xmlNodePtr sc = xmlFirstElementChild(c);

@@ -84,18 +84,8 @@ static int cold_restart(run_state *r, bsim_error *err) {
         return -1;
       }
     } else {
-      bsim_problem prob = {.n = r->p->ny,
-                           .id = r->p->id,
-                           .ng = r->p->ng,
-                           .gdir = r->p->gdir,
-                           .residual = bsim_run_residual,
-                           .roots = bsim_run_roots,
-                           .user = r->run,
-                           .ode_form = r->p->ode_form,
-                           .pattern_colptr = r->p->pat_colptr,
-                           .pattern_rowidx = r->p->pat_rowidx,
-                           .groups = r->p->groups,
-                           .jacobian = r->p->jac ? bsim_run_jacobian : NULL};
+      bsim_problem prob;
+      bsim_sim_problem(r->s, &prob);
       bsim_engine_settings set = {
           r->s->rtol, r->s->atol, (const char *const *)r->s->param_names,
           (const char *const *)r->s->param_values, r->s->nparams};

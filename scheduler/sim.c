@@ -18,6 +18,7 @@
 static const double default_rtol = 1e-6, default_atol = 1e-6;
 static const long default_samples = 101;
 static const double min_rtol = 100 * DBL_EPSILON;
+static const double min_final_time = 1e-300, max_final_time = 1e300;
 
 void bsim_options_init(bsim_options *o) {
   o->final_time = -1;
@@ -220,6 +221,16 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, s->tf);
     return -1;
   }
+  /* The integrator's step arithmetic (steps, their ratios, t + h) leaves
+   * the range of normal doubles beyond these: 1e307 used to fail as "no
+   * consistent initial values", 4.9e-324 as a bad number. */
+  if (s->tf < min_final_time || s->tf > max_final_time) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s: final time %g is outside the range that can be "
+                   "integrated, %g to %g (hint: choose another time unit)",
+                   s->flat->file, s->tf, min_final_time, max_final_time);
+    return -1;
+  }
   if (!(s->rtol > 0) || !(s->atol > 0) || !isfinite(s->rtol) ||
       !isfinite(s->atol)) {
     bsim_error_set(err, BSIM_ERR_INPUT,
@@ -242,7 +253,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES, n);
     return -1;
   }
-  s->engine = bsim_library_engine_find(s->flat->lib, solver);
+  s->engine = *solver ? bsim_library_engine_find(s->flat->lib, solver) : NULL;
   if (!s->engine) {
     char names[512];
     engine_names(s->flat->lib, names, sizeof names);
@@ -256,6 +267,76 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   s->nrows = (size_t)n;
   s->spacing = spacing;
   return 0;
+}
+
+void bsim_sim_problem(const bsim_sim *s, bsim_problem *prob) {
+  const bsim_plan *p = s->plan;
+  memset(prob, 0, sizeof *prob);
+  prob->n = p->ny;
+  prob->id = p->id;
+  prob->ng = p->ng;
+  prob->gdir = p->gdir;
+  prob->residual = bsim_run_residual;
+  prob->roots = bsim_run_roots;
+  prob->user = s->run;
+  prob->ode_form = p->ode_form;
+  prob->pattern_colptr = p->pat_colptr;
+  prob->pattern_rowidx = p->pat_rowidx;
+  prob->groups = p->groups;
+  prob->jacobian = p->jac ? bsim_run_jacobian : NULL;
+}
+
+/* Create the engine for this problem with these parameters and free it:
+ * 0, or -1 with the engine's message. */
+static int try_engine(const bsim_sim *s, const char *const *names,
+                      const char *const *values, int n, const double *zero,
+                      char *msg, size_t len) {
+  bsim_problem prob;
+  bsim_sim_problem(s, &prob);
+  bsim_engine_settings set = {s->rtol, s->atol, names, values, n};
+  bsim_engine *e = s->engine->create(&prob, &set, s->t0, zero, zero, msg, len);
+  if (e) s->engine->free(e);
+  return e ? 0 : -1;
+}
+
+/* Whatever the engine's create would refuse when the run starts (a
+ * parameter out of its range, a band solver without bandwidths, a dense
+ * matrix too large to allocate) is refused here already, so that `check`
+ * validates what `run` does: a trial engine is made for this very problem
+ * and freed (it evaluates nothing). A refusal caused by one <solver-param>
+ * of the file is reported at its line. */
+static int trial_engine(const bsim_sim *s, const dg_settings *ds,
+                        bsim_error *err) {
+  double *zero = calloc((size_t)s->plan->ny, sizeof *zero);
+  if (!zero) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  char msg[1024] = "";
+  int rc = try_engine(s, (const char *const *)s->param_names,
+                      (const char *const *)s->param_values, s->nparams, zero,
+                      msg, sizeof msg);
+  for (int i = 0; rc != 0 && i < ds->nsolver_params; i++) {
+    const dg_param *dp = &ds->solver_params[i];
+    int used = 0; /* the file's value, not replaced by the options' */
+    for (int k = 0; k < s->nparams; k++)
+      used |= strcmp(s->param_names[k], dp->name) == 0 &&
+              strcmp(s->param_values[k], dp->expr) == 0;
+    const char *nm[1] = {dp->name}, *vl[1] = {dp->expr};
+    char one[1024];
+    if (!used || try_engine(s, nm, vl, 1, zero, one, sizeof one) == 0) continue;
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "%s:%d: <solver-param name=\"%s\">: %s (hint: `blocksim "
+                   "solvers %s` lists the parameters)",
+                   s->flat->file, dp->line, dp->name, one, s->engine->name);
+    free(zero);
+    return -1;
+  }
+  free(zero);
+  if (rc != 0)
+    bsim_error_set(err, BSIM_ERR_INPUT, "%s: solver '%s': %s", s->flat->file,
+                   s->engine->name, msg);
+  return rc;
 }
 
 bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
@@ -280,6 +361,7 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
                    s->flat->file, s->engine->name, s->plan->nw);
     goto fail;
   }
+  if (trial_engine(s, &d->settings, err) != 0) goto fail;
   return s;
 fail:
   bsim_sim_free(s);

@@ -58,6 +58,9 @@ struct bsim_sim {
   double stat_values[BSIM_MAX_STATS];
 };
 
+/* The equations the engine integrates, for this sim's run state. */
+void bsim_sim_problem(const bsim_sim *s, bsim_problem *prob);
+
 /* The hybrid loop (run.c): fills data and statistics. */
 int bsim_run_loop(bsim_sim *s, bsim_error *err);
 

@@ -38,6 +38,15 @@ expect_fail(2 "rtol|-1" run "${decay}" --rtol -1)
 expect_fail(2 "samples" run "${decay}" --samples many)
 expect_fail(2 "kk|column" run "${decay}" -p k=2*kk)
 
+# An empty solver name silently meant the default engine (issue 10, item
+# 14). CMake drops empty list elements, so the command is spelt out.
+execute_process(COMMAND "${BLOCKSIM}" run "${decay}" --solver ""
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE st ERROR_VARIABLE err
+  OUTPUT_QUIET TIMEOUT 60)
+if(NOT st STREQUAL "2" OR NOT err MATCHES "unknown solver ''")
+  message(FATAL_ERROR "--solver \"\": status ${st}, stderr:\n${err}")
+endif()
+
 # None of these may leave anything behind in the working directory.
 file(GLOB left "${WORK}/*")
 if(left)

@@ -279,6 +279,16 @@ static int write_outputs(const bsim_sim *s, const run_args *a,
   return rc < 0 ? -1 : 0;
 }
 
+/* What blocks printed (Xcos's sciprint), before any error about the run. */
+static void print_messages(const bsim_sim *s) {
+  const char *line;
+  long dropped = 0;
+  for (size_t i = 0; (line = bsim_sim_message_at(s, i, &dropped)) != NULL; i++)
+    fprintf(stderr, "%s\n", line);
+  if (dropped)
+    fprintf(stderr, "blocksim: %ld more block message(s) not shown\n", dropped);
+}
+
 static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   run_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
@@ -297,7 +307,9 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   bsim_sim *s = rc ? NULL : prepare(lib, &a, &d, &err);
   if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
-    if (bsim_sim_run(s, &err) != 0 || write_outputs(s, &a, &err) != 0 ||
+    int failed = bsim_sim_run(s, &err) != 0;
+    print_messages(s);
+    if (failed || write_outputs(s, &a, &err) != 0 ||
         (a.plot && bsim_cli_plot_sim(s, a.plot, &err) != 0))
       rc = bsim_cli_report(&err);
     if (a.stats) {

@@ -20,7 +20,15 @@ typedef struct bsim_run_errors {
   int stop;        /* a block asked to end the run (END_c, HALT_f) */
   bsim_error err;  /* the first fatal message */
   char last_recoverable[512];
+  int cold; /* a block asked for a cold restart after this event */
+  /* Lines blocks printed for the user (bsim_block_message), in order;
+   * beyond BSIM_MAX_MESSAGES only counted. */
+  char **messages;
+  int nmessages, capmessages;
+  long dropped;
 } bsim_run_errors;
+
+enum { BSIM_MAX_MESSAGES = 1000 };
 
 /* What compile decided about one block, the same for every run. The
  * structure (ports, sizes, states, surfaces, events) is fb->model's; a
@@ -149,6 +157,9 @@ typedef struct bsim_run {
    * that does not converge (eval.c bounds it) */
   long roots_streak;
 } bsim_run;
+
+/* Forget the messages blocks printed (services.c). */
+void bsim_run_clear_messages(bsim_run_errors *e);
 
 /* Event outputs' targets, synchronous and union blocks (activation.c);
  * called by bsim_plan_create before ordering. 0, or -1 with err set. */

@@ -98,6 +98,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
       }
     }
     r->cold_restarts++;
+    r->run->errs.cold = 0;
     double h = horizon(r);
     double tout1 = h > r->t ? h : r->s->tf;
     if (et->calc_ic(r->eng, tout1, r->y, r->yp) != 0) {
@@ -130,7 +131,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
 static int after_discrete(run_state *r, bsim_error *err) {
   int changed = 0;
   if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
-  if (bsim_run_unchanged(r)) {
+  if (!r->run->errs.cold && bsim_run_unchanged(r)) {
     r->downgrades++;
     return 0;
   }
@@ -266,6 +267,8 @@ static int step(run_state *r, bsim_error *err) {
     /* hot events: the integrator runs on, values are its interpolation */
     int n = bsim_run_serve_events(r, 1, err);
     if (n < 0) return -1;
+    /* a block asked for a restart the scheduler saw no need for */
+    if (r->run->errs.cold) return cold_restart(r, err);
     r->hot_continues += n > 0;
     return 0;
   }
@@ -353,6 +356,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
                                                  : default_max_fast_restarts;
   bsim_calendar_init(&r.crit);
   bsim_calendar_init(&r.hot);
+  bsim_run_clear_messages(&s->run->errs); /* a previous run's */
   memset(&s->run->errs, 0, sizeof s->run->errs);
   int rc = -1;
   if (alloc_state(&r) != 0) {

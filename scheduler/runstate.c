@@ -162,6 +162,7 @@ void bsim_run_free(bsim_run *x) {
     free(x->blocks[i].rec);
     free(x->blocks[i].rec_names);
   }
+  bsim_run_clear_messages(&x->errs);
   free(x->mem);
   free(x);
 }

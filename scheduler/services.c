@@ -1,9 +1,10 @@
 /*
- * Services the scheduler offers blocks beyond their flags: ending the run
- * and recording rows for sinks. Records live in the plan, not in the
- * blocks, so that the library (not each scope) decides how they are
- * written.
+ * Services the scheduler offers blocks beyond their flags: ending the run,
+ * asking for a cold restart, printing a line for the user and recording
+ * rows for sinks. Records and messages live in the run, not in the blocks,
+ * so that the library (not each block) decides how they are written.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,52 @@
 
 void bsim_block_stop(bsim_block *blk) {
   ((bsim_run_errors *)blk->ctx_)->stop = 1;
+}
+
+void bsim_block_cold_restart(bsim_block *blk) {
+  ((bsim_run_errors *)blk->ctx_)->cold = 1;
+}
+
+void bsim_block_message(bsim_block *blk, const char *fmt, ...) {
+  bsim_run_errors *e = blk->ctx_;
+  if (e->nmessages >= BSIM_MAX_MESSAGES) {
+    e->dropped++;
+    return;
+  }
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  size_t n = strlen(text);
+  while (n > 0 && text[n - 1] == '\n')
+    text[--n] = '\0';
+  size_t len = strlen(blk->path) + n + 3;
+  char *line = malloc(len);
+  if (e->nmessages == e->capmessages) {
+    int cap = e->capmessages ? 2 * e->capmessages : 16;
+    char **grown = realloc(e->messages, (size_t)cap * sizeof *grown);
+    if (grown) {
+      e->messages = grown;
+      e->capmessages = cap;
+    }
+  }
+  if (!line || e->nmessages == e->capmessages) {
+    free(line); /* a lost message is not worth failing the run for */
+    e->dropped++;
+    return;
+  }
+  snprintf(line, len, "%s: %s", blk->path, text);
+  e->messages[e->nmessages++] = line;
+}
+
+void bsim_run_clear_messages(bsim_run_errors *e) {
+  for (int i = 0; i < e->nmessages; i++)
+    free(e->messages[i]);
+  free(e->messages);
+  e->messages = NULL;
+  e->nmessages = e->capmessages = 0;
+  e->dropped = 0;
 }
 
 /* Room for one more row of n values; NULL (after bsim_block_error) out of

@@ -458,6 +458,12 @@ const double *bsim_result_data(const bsim_sim *s) {
   return s->data;
 }
 
+const char *bsim_sim_message_at(const bsim_sim *s, size_t i, long *dropped) {
+  const bsim_run_errors *e = &s->run->errs;
+  if (dropped) *dropped = e->dropped;
+  return i < (size_t)e->nmessages ? e->messages[i] : NULL;
+}
+
 const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value) {
   if (i >= (size_t)s->nstats) return NULL;
   if (value) *value = s->stat_values[i];

@@ -13,6 +13,8 @@
 #ifndef BLOCKSIM_BLOCK_H
 #define BLOCKSIM_BLOCK_H
 
+#include "export.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -107,35 +109,47 @@ typedef struct bsim_block {
  * failure (e.g. a domain error during a residual call) lets the integrator
  * retry with a smaller step; a fatal one ends the run. The message names the
  * block's path by itself. */
-void bsim_block_error(bsim_block *blk, const char *fmt, ...)
+BSIM_API void bsim_block_error(bsim_block *blk, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...)
+BSIM_API void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* End the simulation at the current time once this activation has been
  * served (END_c, HALT_f). The run then succeeds with results up to now. */
-void bsim_block_stop(bsim_block *blk);
+BSIM_API void bsim_block_stop(bsim_block *blk);
+
+/* Restart the integrator cold once the current event has been served,
+ * even when the scheduler would otherwise continue hot (Xcos's
+ * do_cold_restart): for blocks that change what the continuous part sees
+ * in ways the scheduler cannot know. */
+BSIM_API void bsim_block_cold_restart(bsim_block *blk);
+
+/* A line for the user (Xcos's sciprint), kept with the run prefixed by the
+ * block's path (bsim_sim_message_at); the blocksim command prints them on
+ * stderr. The library itself never prints. */
+BSIM_API void bsim_block_message(bsim_block *blk, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Sinks (CSCOPE, CMSCOPE, ...): append one row (current time, n values) to
  * the block's record, which the scheduler keeps and writes out when asked
  * (`blocksim run --scopes DIR`). Every row of one block must have the same
  * n. Returns 0, or -1 (after bsim_block_error) out of memory or on a change
  * of n. */
-int bsim_block_record(bsim_block *blk, const double *values, int n);
+BSIM_API int bsim_block_record(bsim_block *blk, const double *values, int n);
 /* The same row with its time given, for a sink that writes out a buffer
  * of earlier samples (TOWS_c, at flag 5). */
-int bsim_block_record_at(bsim_block *blk, double t, const double *values,
-                         int n);
+BSIM_API int bsim_block_record_at(bsim_block *blk, double t,
+                                  const double *values, int n);
 /* The usual sink row: the time, then the elements of every input side by
  * side (input 1 first, each column-major). */
-int bsim_block_record_inputs(bsim_block *blk);
+BSIM_API int bsim_block_record_inputs(bsim_block *blk);
 /* Name the record's columns, comma-separated ("ev1,ev2"); NULL names them
  * after the inputs as Xcos's recorder does: u<p> for a scalar input p,
  * u<p>_<i> for a vector, u<p>_<i>_<j> for a matrix. Called at flag 4, it
  * also makes the record exist when no row follows (a sink never
  * activated still gets its file, header only). Unnamed records have
  * columns u1..un. 0, or -1 (after bsim_block_error) out of memory. */
-int bsim_block_record_names(bsim_block *blk, const char *names);
+BSIM_API int bsim_block_record_names(bsim_block *blk, const char *names);
 
 /* ------------------------------------------------------------------------
  * Scilab's random generators
@@ -146,13 +160,13 @@ int bsim_block_record_names(bsim_block *blk, const char *names);
  * the linear congruence seed <- (843314861 seed + 453816693) mod 2^31,
  * returning seed / 2^31 in [0, 1). The caller owns the seed (a block keeps
  * it in its discrete state, as Scilab does): there is no hidden state. */
-double bsim_urand(int *seed);
+BSIM_API double bsim_urand(int *seed);
 /* Two independent N(0, 1) deviates from bsim_urand by Marsaglia's polar
  * method: uniform pairs (2u - 1, 2v - 1) are drawn until one lies in the
  * unit disc (radius^2 r <= 1), scaled by sqrt(-2 ln r / r). RAND_f and
  * RAND_m use the first of each pair only; Scilab's rand('normal') returns
  * both, first then second. */
-void bsim_nrand_pair(int *seed, double pair[2]);
+BSIM_API void bsim_nrand_pair(int *seed, double pair[2]);
 
 /* ------------------------------------------------------------------------
  * Parameters and the define step
@@ -251,27 +265,28 @@ typedef struct bsim_model {
 
 /* Allocation helpers for define steps: each (re)allocates the arrays and
  * zero-fills them; they return 0, or -1 when out of memory. */
-int bsim_model_set_inputs(bsim_model *m, int n, int rows, int cols, int dep_u);
-int bsim_model_set_outputs(bsim_model *m, int n, int rows, int cols);
-int bsim_model_set_events(bsim_model *m, int nevin, int nevout);
-double *bsim_model_alloc_rpar(bsim_model *m, int n);
-int *bsim_model_alloc_ipar(bsim_model *m, int n);
-double *bsim_model_alloc_x0(bsim_model *m, int n);
-double *bsim_model_alloc_z0(bsim_model *m, int n);
-int *bsim_model_alloc_zcdirs(bsim_model *m, int n);
-int *bsim_model_alloc_probes(bsim_model *m, int n);
+BSIM_API int bsim_model_set_inputs(bsim_model *m, int n, int rows, int cols,
+                                   int dep_u);
+BSIM_API int bsim_model_set_outputs(bsim_model *m, int n, int rows, int cols);
+BSIM_API int bsim_model_set_events(bsim_model *m, int nevin, int nevout);
+BSIM_API double *bsim_model_alloc_rpar(bsim_model *m, int n);
+BSIM_API int *bsim_model_alloc_ipar(bsim_model *m, int n);
+BSIM_API double *bsim_model_alloc_x0(bsim_model *m, int n);
+BSIM_API double *bsim_model_alloc_z0(bsim_model *m, int n);
+BSIM_API int *bsim_model_alloc_zcdirs(bsim_model *m, int n);
+BSIM_API int *bsim_model_alloc_probes(bsim_model *m, int n);
 /* Append a copy of a real matrix to opar; 0, or -1 out of memory. */
-int bsim_model_add_opar(bsim_model *m, const bsim_value *v);
-void bsim_model_clear(bsim_model *m);
+BSIM_API int bsim_model_add_opar(bsim_model *m, const bsim_value *v);
+BSIM_API void bsim_model_clear(bsim_model *m);
 
 typedef struct bsim_define_ctx bsim_define_ctx;
 
 /* The value of a named parameter, evaluated (default applied); never NULL for
  * a declared parameter. */
-const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name);
+BSIM_API const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name);
 /* Report a bad parameter; the message gets the block's path and source line.
  * Returns -1 so that a define step can `return bsim_define_error(...)`. */
-int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...)
+BSIM_API int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* bsim_block_type.flags */

@@ -9,6 +9,8 @@
 #ifndef BLOCKSIM_BLOCKSIM_H
 #define BLOCKSIM_BLOCKSIM_H
 
+#include "export.h"
+
 #include <signal.h>
 #include <stddef.h>
 
@@ -29,7 +31,7 @@ extern "C" {
  * libxml2's parser and RELAX NG type tables, whose first use is not
  * thread-safe. blocksim itself never changes process-wide state; this is
  * the host program's decision. */
-void bsim_process_init(void);
+BSIM_API void bsim_process_init(void);
 
 /* ------------------------------------------------------------------ */
 /* Diagrams                                                            */
@@ -40,21 +42,21 @@ typedef struct bsim_diagram bsim_diagram;
 /* Parse and validate a native XML diagram, whose block types are looked up
  * in lib. The diagram, and every sim or analysis made from it, keeps lib:
  * free lib only after them. NULL on error (err says why). */
-bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
-                                bsim_error *err);
-void bsim_diagram_free(bsim_diagram *d);
+BSIM_API bsim_diagram *
+bsim_diagram_load(const char *path, const bsim_library *lib, bsim_error *err);
+BSIM_API void bsim_diagram_free(bsim_diagram *d);
 
 /* Override before running: "outer/inner/block.param" sets a block parameter,
  * a bare "name" a top-level context variable. value is an expression. */
-int bsim_diagram_override(bsim_diagram *d, const char *target,
-                          const char *value, bsim_error *err);
+BSIM_API int bsim_diagram_override(bsim_diagram *d, const char *target,
+                                   const char *value, bsim_error *err);
 
 /* The run-time model a block type builds from its default parameters
  * (ports, sizes, states), for documentation. 0, or -1 with err set when a
  * type has required parameters without defaults. Release with
  * bsim_model_clear. */
-int bsim_block_type_default_model(const bsim_block_type *t, bsim_model *m,
-                                  bsim_error *err);
+BSIM_API int bsim_block_type_default_model(const bsim_block_type *t,
+                                           bsim_model *m, bsim_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Runs                                                                */
@@ -98,14 +100,14 @@ typedef struct bsim_options {
   int allow_nonfinite;
 } bsim_options;
 
-void bsim_options_init(bsim_options *o);
+BSIM_API void bsim_options_init(bsim_options *o);
 
 /* The solvers (engines) a block library offers (the built-in ones, then its
  * plugins'; lib may be NULL for the built-in ones only), for help texts:
  * the i-th name and one-line summary, or NULL past the end. The first is
  * the default. */
-const char *bsim_solver_at(const bsim_library *lib, size_t i,
-                           const char **summary);
+BSIM_API const char *bsim_solver_at(const bsim_library *lib, size_t i,
+                                    const char **summary);
 
 /* Documentation of the solver's i-th parameter; type is "int", "real" or
  * "choice" (then choices is "a|b|c", else NULL). 0, or -1 past the end or
@@ -113,17 +115,17 @@ const char *bsim_solver_at(const bsim_library *lib, size_t i,
 typedef struct bsim_solver_param_doc {
   const char *name, *type, *default_value, *choices, *doc;
 } bsim_solver_param_doc;
-int bsim_solver_param_at(const bsim_library *lib, const char *solver, size_t i,
-                         bsim_solver_param_doc *out);
+BSIM_API int bsim_solver_param_at(const bsim_library *lib, const char *solver,
+                                  size_t i, bsim_solver_param_doc *out);
 
 typedef struct bsim_sim bsim_sim;
 
 /* Flatten and compile: after this the system's size is known. The sim keeps
  * no reference to d, which may be freed (or overridden and used for
  * another sim) right after. */
-bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
-                          bsim_error *err);
-void bsim_sim_free(bsim_sim *s);
+BSIM_API bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
+                                   bsim_error *err);
+BSIM_API void bsim_sim_free(bsim_sim *s);
 
 /* Another run of a compiled sim, for parameter studies: it shares
  * everything compile and the settings produced with `base` (which must
@@ -145,9 +147,10 @@ void bsim_sim_free(bsim_sim *s);
  * BSIM_ERR_INPUT and *structural = 1 (structural may be NULL); such a
  * variant needs its own bsim_sim_create. Other bad overrides give NULL
  * with *structural = 0. */
-bsim_sim *bsim_sim_derive(const bsim_sim *base, const bsim_diagram *d,
-                          const char *const *targets, const char *const *values,
-                          int n, int *structural, bsim_error *err);
+BSIM_API bsim_sim *bsim_sim_derive(const bsim_sim *base, const bsim_diagram *d,
+                                   const char *const *targets,
+                                   const char *const *values, int n,
+                                   int *structural, bsim_error *err);
 
 typedef struct bsim_system_info {
   int blocks;    /* leaf blocks after flattening */
@@ -157,33 +160,39 @@ typedef struct bsim_system_info {
   int links;
 } bsim_system_info;
 
-void bsim_sim_info(const bsim_sim *s, bsim_system_info *info);
+BSIM_API void bsim_sim_info(const bsim_sim *s, bsim_system_info *info);
 
 /* Run to the final time. Results are kept in the sim until freed. */
-int bsim_sim_run(bsim_sim *s, bsim_error *err);
+BSIM_API int bsim_sim_run(bsim_sim *s, bsim_error *err);
 
 /* Results: the observed signals (one column per scalar; a vector signal x
  * of size n gives columns x[1]..x[n]) at the sample times. */
-size_t bsim_result_rows(const bsim_sim *s);
-size_t bsim_result_cols(const bsim_sim *s); /* not counting time */
-const char *bsim_result_name(const bsim_sim *s, size_t col);
-const double *bsim_result_times(const bsim_sim *s);
+BSIM_API size_t bsim_result_rows(const bsim_sim *s);
+BSIM_API size_t bsim_result_cols(const bsim_sim *s); /* not counting time */
+BSIM_API const char *bsim_result_name(const bsim_sim *s, size_t col);
+BSIM_API const double *bsim_result_times(const bsim_sim *s);
 /* Row-major: value of column c at row r is data[r * cols + c]. */
-const double *bsim_result_data(const bsim_sim *s);
+BSIM_API const double *bsim_result_data(const bsim_sim *s);
+
+/* Lines blocks printed during the last run (bsim_block_message, Xcos's
+ * sciprint), "path: text", in order; NULL past the end. *dropped (when
+ * not NULL) receives how many more were not kept (beyond 1000). */
+BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
+                                         long *dropped);
 
 /* Run statistics, as name/value pairs in kebab-case (steps,
  * residual-evals, ...). Returns NULL past the end. */
-const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value);
+BSIM_API const char *bsim_stat_at(const bsim_sim *s, size_t i, double *value);
 
 /* Sink records (CSCOPE, CMSCOPE, ...): one per sink block that recorded
  * rows or named its columns (a sink never activated has a record without
  * rows). Returns the block path, or NULL past the end; *data holds rows of
  * (t, values), cols values each. */
-const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows, int *cols,
-                           const double **data);
+BSIM_API const char *bsim_record_at(const bsim_sim *s, size_t i, size_t *rows,
+                                    int *cols, const double **data);
 /* The column names of record i, comma-separated (Xcos's recorder names:
  * "u1_1,u1_2", "ev1", ...), or NULL when the sink gave none (u1..un). */
-const char *bsim_record_names(const bsim_sim *s, size_t i);
+BSIM_API const char *bsim_record_names(const bsim_sim *s, size_t i);
 
 /* What bsim_sim_write writes; every field may be left NULL. */
 /* Result file formats (docs/batch.md gives each one's layout). */
@@ -195,10 +204,10 @@ typedef enum {
 
 /* The format named "csv", "mat", "h5" or "hdf5" (any case): 0 with *f set,
  * -1 for another name. */
-int bsim_format_parse(const char *name, bsim_format *f);
+BSIM_API int bsim_format_parse(const char *name, bsim_format *f);
 /* The format of a path's extension (.csv, .mat, .h5, .hdf5): 0 with *f
  * set, -1 for another extension or none. */
-int bsim_format_of_path(const char *path, bsim_format *f);
+BSIM_API int bsim_format_of_path(const char *path, bsim_format *f);
 
 typedef struct bsim_write_options {
   /* Results as CSV (header "time,<names>", %.17g) to this file, or, when
@@ -225,10 +234,10 @@ typedef struct bsim_write_options {
   const volatile sig_atomic_t *cancel;
 } bsim_write_options;
 
-void bsim_write_options_init(bsim_write_options *o);
+BSIM_API void bsim_write_options_init(bsim_write_options *o);
 
 /* The diagram file a sim was made from, as given to bsim_diagram_load. */
-const char *bsim_sim_diagram_file(const bsim_sim *s);
+BSIM_API const char *bsim_sim_diagram_file(const bsim_sim *s);
 
 /* Write the outputs all or nothing. Each file is written under a temporary
  * name in its folder, then the results go to the stream, and only when
@@ -240,16 +249,17 @@ const char *bsim_sim_diagram_file(const bsim_sim *s);
  * created, 1 when writing fails or is cancelled). Returns 0; 1 when
  * the stream's reader went away (EPIPE, as with `| head`): the rest of the
  * CSV was dropped but the files were written; -1 on error. */
-int bsim_sim_write(const bsim_sim *s, const bsim_write_options *o,
-                   bsim_error *err);
+BSIM_API int bsim_sim_write(const bsim_sim *s, const bsim_write_options *o,
+                            bsim_error *err);
 
 /* bsim_sim_write of the records alone, into DIR. 0 or -1. */
-int bsim_records_write_csv(const bsim_sim *s, const char *dir, bsim_error *err);
+BSIM_API int bsim_records_write_csv(const bsim_sim *s, const char *dir,
+                                    bsim_error *err);
 
 /* bsim_sim_write of the results alone: to path, or to the FILE* out when
  * path is NULL. Returns as bsim_sim_write. */
-int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,
-                          bsim_error *err);
+BSIM_API int bsim_result_write_csv(const bsim_sim *s, const char *path,
+                                   void *out_file, bsim_error *err);
 
 /* ------------------------------------------------------------------ */
 /* System analysis (scheduler/analyze.c, `blocksim analyze/linearize`) */
@@ -264,66 +274,71 @@ typedef struct bsim_analysis bsim_analysis;
  * the eigenvalues of the reduced Jacobian are computed here. When no
  * consistent point can be found the analysis goes on at the initial guess
  * and bsim_analysis_note says so. NULL on error (err says why). */
-bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
-                                    const bsim_options *o, double at,
-                                    bsim_error *err);
-void bsim_analysis_free(bsim_analysis *a);
+BSIM_API bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
+                                             const bsim_options *o, double at,
+                                             bsim_error *err);
+BSIM_API void bsim_analysis_free(bsim_analysis *a);
 
-double bsim_analysis_time(const bsim_analysis *a);
-const char *bsim_analysis_note(const bsim_analysis *a); /* "" when consistent */
+BSIM_API double bsim_analysis_time(const bsim_analysis *a);
+BSIM_API const char *
+bsim_analysis_note(const bsim_analysis *a); /* "" when consistent */
 
 /* Unknowns y = [yd; ya] (nd differential, na algebraic), equations
  * F = [f; g] in the same order. Returns nd + na. */
-int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na);
+BSIM_API int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na);
 /* "PATH.x[k]" (state k of a block) or "PATH:PORT" / "PATH:PORT[k]" (a
  * torn loop signal); equations "PATH.f[k]" and "PATH:PORT.g". */
-const char *bsim_analysis_unknown(const bsim_analysis *a, int j);
-const char *bsim_analysis_equation(const bsim_analysis *a, int i);
+BSIM_API const char *bsim_analysis_unknown(const bsim_analysis *a, int j);
+BSIM_API const char *bsim_analysis_equation(const bsim_analysis *a, int i);
 /* Interface name of the block unknown / equation j comes from. */
-const char *bsim_analysis_block_type(const bsim_analysis *a, int j);
+BSIM_API const char *bsim_analysis_block_type(const bsim_analysis *a, int j);
 /* dF/dy (wrt_yp = 0) or dF/dy' (wrt_yp = 1): n x n, row-major. */
-const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp);
+BSIM_API const double *bsim_analysis_jacobian(const bsim_analysis *a,
+                                              int wrt_yp);
 
 /* Structural rank (size of a maximum matching of equations to unknowns
  * over [dF/dyd' dF/dya]); *message names what is unmatched ("" when the
  * rank is n). */
-int bsim_analysis_structural_rank(const bsim_analysis *a, const char **message);
+BSIM_API int bsim_analysis_structural_rank(const bsim_analysis *a,
+                                           const char **message);
 /* Numerical rank of dg/dya (na when the index is at most 1), the
  * threshold used, and a message naming the blocks when it is lower. */
-int bsim_analysis_algebraic_rank(const bsim_analysis *a, double *threshold,
-                                 const char **message);
+BSIM_API int bsim_analysis_algebraic_rank(const bsim_analysis *a,
+                                          double *threshold,
+                                          const char **message);
 /* Eigenvalues of dyd'/dyd (nd of them, sorted by real part), or -1 when
  * the algebraic unknowns cannot be eliminated (higher index). */
-int bsim_analysis_eigenvalues(const bsim_analysis *a, const double **re,
-                              const double **im);
+BSIM_API int bsim_analysis_eigenvalues(const bsim_analysis *a,
+                                       const double **re, const double **im);
 /* The reduced Jacobian dyd'/dyd (nd x nd, row-major) or NULL. */
-const double *bsim_analysis_reduced(const bsim_analysis *a);
+BSIM_API const double *bsim_analysis_reduced(const bsim_analysis *a);
 /* 0 stable (all Re < 0), 1 marginal, 2 unstable, 3 unknown; *stiffness =
  * max |Re| / min |Re| over the eigenvalues with Re < 0 (0 if none). */
-int bsim_analysis_stability(const bsim_analysis *a, double *stiffness);
+BSIM_API int bsim_analysis_stability(const bsim_analysis *a, double *stiffness);
 
 /* DIR/dFdy.mtx, DIR/dFdyp.mtx (MatrixMarket) and DIR/unknowns.txt; DIR is
  * created if missing. */
-int bsim_analysis_export_jacobian(const bsim_analysis *a, const char *dir,
-                                  bsim_error *err);
+BSIM_API int bsim_analysis_export_jacobian(const bsim_analysis *a,
+                                           const char *dir, bsim_error *err);
 
 /* Linearize about the analysis point: x' = A x + B u, y = C x + D u.
  * inputs are output ports "PATH:PORT" (or "PATH" for a block with one
  * output) whose value is treated as u; outputs are observe names or
  * output ports. 0, or -1 with err set (status 2 for an unknown signal). */
-int bsim_analysis_linearize(bsim_analysis *a, const char *const *inputs,
-                            int ninputs, const char *const *outputs,
-                            int noutputs, bsim_error *err);
+BSIM_API int bsim_analysis_linearize(bsim_analysis *a,
+                                     const char *const *inputs, int ninputs,
+                                     const char *const *outputs, int noutputs,
+                                     bsim_error *err);
 /* which = 'A', 'B', 'C' or 'D': row-major, *rows x *cols; NULL before
  * bsim_analysis_linearize. */
-const double *bsim_analysis_matrix(const bsim_analysis *a, char which,
-                                   int *rows, int *cols);
+BSIM_API const double *bsim_analysis_matrix(const bsim_analysis *a, char which,
+                                            int *rows, int *cols);
 /* Scalar input / output k (vector ports give NAME[i]); NULL past the end. */
-const char *bsim_analysis_input(const bsim_analysis *a, int k);
-const char *bsim_analysis_output(const bsim_analysis *a, int k);
+BSIM_API const char *bsim_analysis_input(const bsim_analysis *a, int k);
+BSIM_API const char *bsim_analysis_output(const bsim_analysis *a, int k);
 /* DIR/A.mtx .. DIR/D.mtx, DIR/inputs.txt, DIR/outputs.txt. */
-int bsim_analysis_export_linear(const bsim_analysis *a, const char *dir,
-                                bsim_error *err);
+BSIM_API int bsim_analysis_export_linear(const bsim_analysis *a,
+                                         const char *dir, bsim_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef BLOCKSIM_ERROR_H
 #define BLOCKSIM_ERROR_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,9 +27,10 @@ typedef struct bsim_error {
 } bsim_error;
 
 /* Record an error (first one wins: later calls keep the original cause). */
-void bsim_error_set(bsim_error *err, bsim_status status, const char *fmt, ...)
+BSIM_API void bsim_error_set(bsim_error *err, bsim_status status,
+                             const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void bsim_error_clear(bsim_error *err);
+BSIM_API void bsim_error_clear(bsim_error *err);
 
 #ifdef __cplusplus
 }

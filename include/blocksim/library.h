@@ -19,6 +19,8 @@
 #ifndef BLOCKSIM_LIBRARY_H
 #define BLOCKSIM_LIBRARY_H
 
+#include "export.h"
+
 #include <stddef.h>
 
 #include "block.h"
@@ -33,19 +35,19 @@ typedef struct bsim_library bsim_library;
 
 /* A library holding the standard blocks. NULL when out of memory (err
  * says so). */
-bsim_library *bsim_library_create(bsim_error *err);
+BSIM_API bsim_library *bsim_library_create(bsim_error *err);
 /* An empty library on top of parent (which it keeps a reference to):
  * lookups and listings see the parent's types first, then its own; names
  * it adds must be new to both. A diagram's <library> plugins live in one,
  * so that they never change the caller's library. */
-bsim_library *bsim_library_create_child(const bsim_library *parent,
-                                        bsim_error *err);
+BSIM_API bsim_library *bsim_library_create_child(const bsim_library *parent,
+                                                 bsim_error *err);
 /* Drop the caller's reference (NULL is ignored). */
-void bsim_library_free(bsim_library *lib);
+BSIM_API void bsim_library_free(bsim_library *lib);
 /* Take / drop one more reference, for objects that keep a library (a
  * diagram, a sim). retain returns lib. */
-const bsim_library *bsim_library_retain(const bsim_library *lib);
-void bsim_library_release(const bsim_library *lib);
+BSIM_API const bsim_library *bsim_library_retain(const bsim_library *lib);
+BSIM_API void bsim_library_release(const bsim_library *lib);
 
 /* Register n block types. The descriptors are not copied: they, and
  * everything they point to, must stay valid and unchanged as long as the
@@ -59,21 +61,22 @@ void bsim_library_release(const bsim_library *lib);
  *
  * All or nothing: 0, or -1 with err (status BSIM_ERR_INPUT naming both
  * types and where each came from) and nothing added. */
-int bsim_library_add(bsim_library *lib, const bsim_block_type *const *types,
-                     size_t n, bsim_error *err);
+BSIM_API int bsim_library_add(bsim_library *lib,
+                              const bsim_block_type *const *types, size_t n,
+                              bsim_error *err);
 
 /* The type registered under interface name `name`, else the first type
  * whose simulation-function name is `name` (interface names win, so that
  * "sin_blk" finds its own type and not TrigFun's). NULL if none. */
-const bsim_block_type *bsim_library_find(const bsim_library *lib,
-                                         const char *name);
+BSIM_API const bsim_block_type *bsim_library_find(const bsim_library *lib,
+                                                  const char *name);
 
 /* The i-th type in registration order (standard blocks first), or NULL past
  * the end. *origin, when origin is not NULL, receives where it came from:
  * "standard", the path of the plugin that added it, or "program" for types
  * the host program added itself. */
-const bsim_block_type *bsim_library_type_at(const bsim_library *lib, size_t i,
-                                            const char **origin);
+BSIM_API const bsim_block_type *
+bsim_library_type_at(const bsim_library *lib, size_t i, const char **origin);
 
 /* ------------------------------------------------------------------ */
 /* Plugins (blocks/plugin.c; writing one: blocksim/plugin.h)           */
@@ -87,13 +90,14 @@ const bsim_block_type *bsim_library_type_at(const bsim_library *lib, size_t i,
  * file that cannot be loaded, a missing entry point, a plugin built for
  * another ABI (BSIM_ABI_VERSION), a name clash or a failing init; nothing
  * it registered then stays. 0 or -1. */
-int bsim_library_load(bsim_library *lib, const char *path, bsim_error *err);
+BSIM_API int bsim_library_load(bsim_library *lib, const char *path,
+                               bsim_error *err);
 
 /* Load every "*.so" file of each directory of a ':'-separated list, in
  * name order (BLOCKSIM_PLUGIN_PATH's format; empty entries are skipped).
  * A directory that cannot be read is an error, as is any plugin's. */
-int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
-                           bsim_error *err);
+BSIM_API int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
+                                    bsim_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Engines (scheduler/engines.c)                                       */
@@ -102,18 +106,19 @@ int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
 /* Register an integrator (descriptor not copied, as for types). Its name
  * must differ from the built-in engines' and other plugins'. 0 or -1
  * (status BSIM_ERR_INPUT). */
-int bsim_library_add_engine(bsim_library *lib, const bsim_engine_type *e,
-                            bsim_error *err);
+BSIM_API int bsim_library_add_engine(bsim_library *lib,
+                                     const bsim_engine_type *e,
+                                     bsim_error *err);
 
 /* The engines a run with this library may choose, built-in ones first
  * (the first is the default), then those of plugins in registration
  * order; *origin as for types ("standard" for built-ins). NULL past the
  * end. */
-const bsim_engine_type *bsim_library_engine_at(const bsim_library *lib,
-                                               size_t i, const char **origin);
+BSIM_API const bsim_engine_type *
+bsim_library_engine_at(const bsim_library *lib, size_t i, const char **origin);
 /* By name; NULL or "" gives the default. NULL when unknown. */
-const bsim_engine_type *bsim_library_engine_find(const bsim_library *lib,
-                                                 const char *name);
+BSIM_API const bsim_engine_type *
+bsim_library_engine_find(const bsim_library *lib, const char *name);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #ifndef BLOCKSIM_PLOT_H
 #define BLOCKSIM_PLOT_H
 
+#include "export.h"
+
 #include <stddef.h>
 
 #include "blocksim.h"
@@ -29,19 +31,23 @@ typedef struct bsim_tables bsim_tables;
  * comes from the extension (.csv, .mat, .h5, .hdf5), else from the file's
  * first bytes. NULL on error (status 2: missing, unreadable or not a
  * result file). */
-bsim_tables *bsim_tables_read(const char *path, long run, bsim_error *err);
+BSIM_API bsim_tables *bsim_tables_read(const char *path, long run,
+                                       bsim_error *err);
 /* A sim's results after bsim_sim_run: its signals, then its records. */
-bsim_tables *bsim_tables_of_sim(const bsim_sim *s, bsim_error *err);
-void bsim_tables_free(bsim_tables *t);
+BSIM_API bsim_tables *bsim_tables_of_sim(const bsim_sim *s, bsim_error *err);
+BSIM_API void bsim_tables_free(bsim_tables *t);
 
-size_t bsim_tables_count(const bsim_tables *t);
-const char *bsim_table_name(const bsim_tables *t, size_t i);
-size_t bsim_table_rows(const bsim_tables *t, size_t i);
-size_t bsim_table_cols(const bsim_tables *t, size_t i); /* time not counted */
-const char *bsim_table_column_name(const bsim_tables *t, size_t i, size_t c);
-const double *bsim_table_time(const bsim_tables *t, size_t i);
+BSIM_API size_t bsim_tables_count(const bsim_tables *t);
+BSIM_API const char *bsim_table_name(const bsim_tables *t, size_t i);
+BSIM_API size_t bsim_table_rows(const bsim_tables *t, size_t i);
+BSIM_API size_t bsim_table_cols(const bsim_tables *t,
+                                size_t i); /* time not counted */
+BSIM_API const char *bsim_table_column_name(const bsim_tables *t, size_t i,
+                                            size_t c);
+BSIM_API const double *bsim_table_time(const bsim_tables *t, size_t i);
 /* Column c of table i: rows values, contiguous. */
-const double *bsim_table_column(const bsim_tables *t, size_t i, size_t c);
+BSIM_API const double *bsim_table_column(const bsim_tables *t, size_t i,
+                                         size_t c);
 
 typedef enum {
   BSIM_PANELS_TABLE = 0, /* one panel per table (signals, each record) */
@@ -62,14 +68,14 @@ typedef struct bsim_plot_options {
   const char *title; /* above the first panel; NULL: none */
 } bsim_plot_options;
 
-void bsim_plot_options_init(bsim_plot_options *o);
+BSIM_API void bsim_plot_options_init(bsim_plot_options *o);
 
 /* Draw time plots of the tables into path with cairo: a PNG, SVG or PDF
  * file chosen by the extension (.png, .svg, .pdf), written atomically.
  * Each panel has axes with ticks and tick labels, "time" under the x
  * axis, a title and a legend naming its curves. 0, or -1 with err set. */
-int bsim_plot_write(const bsim_tables *t, const char *path,
-                    const bsim_plot_options *o, bsim_error *err);
+BSIM_API int bsim_plot_write(const bsim_tables *t, const char *path,
+                             const bsim_plot_options *o, bsim_error *err);
 
 #ifdef __cplusplus
 }

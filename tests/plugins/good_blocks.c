@@ -66,10 +66,15 @@ static void poly_fn(bsim_block *blk, int flag) {
   }
 }
 
-static const bsim_block_type type_poly = {
-    "TEST_POLY", "test_poly", "y = a u^2 + b (test plugin).",
-    "Element-wise; rpar = [a; b].", test_poly_params, 2, test_poly_define,
-    poly_fn, 0};
+static const bsim_block_type type_poly = {"TEST_POLY",
+                                          "test_poly",
+                                          "y = a u^2 + b (test plugin).",
+                                          "Element-wise; rpar = [a; b].",
+                                          test_poly_params,
+                                          2,
+                                          test_poly_define,
+                                          poly_fn,
+                                          0};
 
 static const bsim_block_type *const types[] = {&type_lag, &type_poly};
 

@@ -16,10 +16,15 @@ static void fn(bsim_block *blk, int flag) {
     blk->outptr[0][i] = blk->rpar[0] * blk->inptr[0][i] + blk->rpar[1];
 }
 
-static const bsim_block_type type_poly = {
-    "TEST_POLY", "test_poly", "y = a u + b (second test plugin).",
-    "Element-wise; rpar = [a; b].", test_poly_params, 2, test_poly_define, fn,
-    0};
+static const bsim_block_type type_poly = {"TEST_POLY",
+                                          "test_poly",
+                                          "y = a u + b (second test plugin).",
+                                          "Element-wise; rpar = [a; b].",
+                                          test_poly_params,
+                                          2,
+                                          test_poly_define,
+                                          fn,
+                                          0};
 
 static const bsim_block_type *const types[] = {&type_poly};
 

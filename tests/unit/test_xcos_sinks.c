@@ -31,6 +31,11 @@ static const xr_case xy_cases[] = {
      "BPLATFORM"},
     {"floating", "xcos/sinks/ref_sinks_xy/CFSCOPE_13.csv", 1e-12, "CFSCOPE"},
     {"audio", "xcos/sinks/ref_sinks_xy/WRITEAU_f_19.csv", 1e-12, "WRITEAU_f"},
+    {"scaled", "xcos/sinks/ref_sinks_xy/SCALE_CSCOPE_20.csv", 1e-12,
+     "SCALE_CSCOPE"},
+    /* activated through heritance, by the sample-and-holds' clock */
+    {"mscaled", "xcos/sinks/ref_sinks_xy/SCALE_CMSCOPE_23.csv", 1e-12,
+     "SCALE_CMSCOPE"},
     /* 0/1 flags: exact */
     {"events", "xcos/sinks/ref_sinks_xy/CEVENTSCOPE_16.csv", 1e-300,
      "CEVENTSCOPE"},

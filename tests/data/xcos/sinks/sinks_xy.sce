@@ -1,11 +1,13 @@
-// The XY scopes, the animations, the event scope, the floating scope and
-// WRITEAU_f of Xcos's Sinks palette on smooth signals (tests/unit/test_xcos_sinks.c).
+// The XY scopes, the animations, the event scope, the floating scope,
+// WRITEAU_f and the autoscaling scopes of Xcos's Sinks palette on smooth
+// signals (tests/unit/test_xcos_sinks.c).
 // A SampleCLK of period 0.1 activates the data sinks; two others, which
 // never tick together, the two event inputs of the CEVENTSCOPE. The
 // CFSCOPE reads signals by number: in a diagram without split points
 // Scilab numbers its link buffers by the first link that carries each
-// output (s1 = 1, s2 = 2, t = 3, m12 = 4..5, m21 = 6..7), then the
-// outputs that feed nothing (the CONST_m: 8..9).
+// output (s1 = 1, s2 = 2, t = 3, m12 = 4..5, m21 = 6..7, the
+// sample-and-holds 8 and 9..10), then the outputs that feed nothing (the
+// CONST_m: 11..12).
 //   scilab -nw -f sinks_xy.sce                   (writes sinks_xy.xcos)
 //   xcos_ref.sh sinks_xy.xcos ref_sinks_xy        (Scilab's records)
 exec(get_absolute_file_path("sinks_xy.sce") + "../cont/mkdiagram.sci", -1);
@@ -31,7 +33,7 @@ d = mk_link(d, m12, 1, bar, 1); d = mk_link(d, m21, 1, bar, 2);
 d = mk_link(d, m12, 1, bxy, 1); d = mk_link(d, m21, 1, bxy, 2);
 [d, bpl] = mk_add(d, "BPLATFORM", ["2"; "2"; "0.1"; "-5"; "5"; "0"; "15"]);
 d = mk_link(d, s1, 1, bpl, 1); d = mk_link(d, s2, 1, bpl, 2);
-[d, fs] = mk_add(d, "CFSCOPE", ["1 3 5 7 9 11 13 15"; "-1"; "[]"; "[600;400]"; "-3"; "3"; "30"; "2"; "[9 1 5 6 2 3]"]);
+[d, fs] = mk_add(d, "CFSCOPE", ["1 3 5 7 9 11 13 15"; "-1"; "[]"; "[600;400]"; "-3"; "3"; "30"; "2"; "[12 1 5 6 2 3]"]);
 [d, cst] = mk_add(d, "CONST_m", ["[5;6]"]);
 [d, ck] = mk_add(d, "SampleCLK", ["0.1"; "0"]);
 d = mk_clk(d, ck, 1, xy, 1); d = mk_clk(d, ck, 1, xyz, 1); d = mk_clk(d, ck, 1, an, 1);
@@ -43,5 +45,15 @@ d = mk_clk(d, ck, 1, bpl, 1); d = mk_clk(d, ck, 1, fs, 1);
 d = mk_clk(d, c1, 1, ev, 1); d = mk_clk(d, c2, 1, ev, 2);
 [d, au] = mk_add(d, "WRITEAU_f", ["2"; "0"]);   // recorded only: no audio here
 d = mk_link(d, s1, 1, au, 1); d = mk_clk(d, ck, 1, au, 1);
+// the autoscaling scopes; the second inherits its activation (heritance
+// 1) from the two sample-and-holds feeding it, on clock c1
+[d, sc] = mk_add(d, "SCALE_CSCOPE", ["1 3 5 7 9 11 13 15"; "-1"; "[]"; "[600;400]"; "-3"; "3"; "30"; "20"; "0"; ""; "1"]);
+d = mk_link(d, s2, 1, sc, 1); d = mk_clk(d, ck, 1, sc, 1);
+[d, h1] = mk_add(d, "SAMPHOLD_m", []);
+d = mk_link(d, s1, 1, h1, 1); d = mk_clk(d, c1, 1, h1, 1);
+[d, h2] = mk_add(d, "SAMPHOLD_m", []);
+d = mk_link(d, m12, 1, h2, 1); d = mk_clk(d, c1, 1, h2, 1);
+[d, sm] = mk_add(d, "SCALE_CMSCOPE", ["1 2"; "1 3 5"; "-1"; "[]"; "[]"; "-3 -3"; "3 3"; "30 30"; "20"; "1"; ""; "0"]);
+d = mk_link(d, h1, 1, sm, 1); d = mk_link(d, h2, 1, sm, 2);
 alreadyran = %f; // WRITEAU_f's dialog asks whether a simulation is running
 mk_save(d, get_absolute_file_path("sinks_xy.sce") + "sinks_xy.xcos");

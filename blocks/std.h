@@ -75,6 +75,9 @@ extern const int bsim_sink_event_ntypes;
 /* random.c: RAND_f, RAND_m */
 extern const bsim_block_type *const bsim_random_types[];
 extern const int bsim_random_ntypes;
+/* tags.c: GOTO, FROM, GotoTagVisibility and their CLK* forms */
+extern const bsim_block_type *const bsim_tag_types[];
+extern const int bsim_tag_ntypes;
 /* counting.c: Modulo_Count, freq_div, ANDLOG_f, SELECT_f */
 extern const bsim_block_type *const bsim_counting_types[];
 extern const int bsim_counting_ntypes;

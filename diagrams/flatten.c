@@ -13,6 +13,8 @@
  * likewise for event ports. Tracing a leaf input back to its source is then
  * a walk over "which link feeds this input" until a non-port node is met;
  * an activation is followed forwards to every leaf event input it reaches.
+ * GOTO / FROM tag blocks are pass-through nodes as well, joined in pairs
+ * by diagrams/tags.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -176,6 +178,10 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
     bsim_define_ctx ctx = {n->path, f->file, b->line, t, values, f->err};
     rc = bsim_define_run(&ctx, &n->model);
   }
+  if (rc == 0 && (t->flags & BSIM_TYPE_TAG))
+    n->role = n->model.nin + n->model.nout > 0       ? TAG_DATA
+              : n->model.nevin + n->model.nevout > 0 ? TAG_EVENT
+                                                     : TAG_VIS;
   if (rc == 0 && (t->flags & BSIM_TYPE_PORT)) {
     n->role = port_role(&n->model);
     n->portno = port_number(t, values, &n->model);
@@ -202,7 +208,7 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
 static int vary_leaf(fl *f, const dg_block *b, const char *prefix,
                      const bsim_scope *scope) {
   const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
-  if (!t || (t->flags & BSIM_TYPE_PORT)) return 0;
+  if (!t || (t->flags & (BSIM_TYPE_PORT | BSIM_TYPE_TAG))) return 0;
   char *path = join(prefix, b->id);
   bsim_value *values =
       t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
@@ -392,6 +398,7 @@ int dg_fl_walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,
     int id = f->ninsts++;
     inst *in = &f->insts[id];
     memset(in, 0, sizeof *in);
+    in->parent = instid;
     in->line = b->line;
     if (!(in->path = join(prefix, b->id))) {
       rc = dg_fl_nomem(f);

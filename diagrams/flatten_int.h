@@ -13,13 +13,17 @@
  * outside the superblock and left inside, an OUT_f / CLKOUTV_f the reverse.
  * Every port block has exactly one port on each side, port 0. */
 enum { LEAF = 0, PORT_IN = 1, PORT_OUT = 2, EV_IN = 3, EV_OUT = 4 };
+/* Tag blocks (tags.c) are pass-through nodes too: a GOTO and a FROM have
+ * one data slot each (the FROM's fed by a link from its GOTO), event tags
+ * pass activations on; visibility blocks have no port. */
+enum { TAG_DATA = 5, TAG_EVENT = 6, TAG_VIS = 7 };
 
 typedef struct node {
   char *path;
   const bsim_block_type *type;
   bsim_model model;
   int line;
-  int role;           /* LEAF, PORT_IN, PORT_OUT, EV_IN, EV_OUT */
+  int role;           /* LEAF, PORT_IN, ..., TAG_VIS */
   int portno;         /* superblock port number of a port block */
   int inst;           /* superblock instance holding it (0 = top level) */
   int inbase;         /* first slot of its inputs in fl.feed */
@@ -29,6 +33,7 @@ typedef struct node {
 
 typedef struct inst {
   char *path; /* "" at the top level */
+  int parent; /* the instance holding it (0 for the top level's own) */
   int line;
   int nin, nout;
   int *in_node, *out_node; /* port block of each port, index port-1 */
@@ -61,6 +66,10 @@ typedef struct fl {
 
 /* Report out-of-memory; returns -1. */
 int dg_fl_nomem(fl *f);
+
+/* Pair FROMs with GOTOs (tags.c): adds a link (activation) from each GOTO
+ * node to its FROM nodes. 0, or -1 with f->err set. */
+int dg_fl_tags(fl *f);
 
 /* Walk one level (flatten.c): contexts, leaves, superblocks, links. */
 int dg_fl_walk(fl *f, const dg_diagram *dg, const bsim_scope *parent,

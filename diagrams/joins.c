@@ -16,13 +16,13 @@
 /* Data input slots of a node: event port blocks take no data. */
 static int nslots(const node *n) {
   if (n->role == LEAF) return n->model.nin;
-  return n->role == PORT_IN || n->role == PORT_OUT;
+  return n->role == PORT_IN || n->role == PORT_OUT || n->role == TAG_DATA;
 }
 
 static void describe_input(const fl *f, int ni, int port, char *buf,
                            size_t len) {
   const node *n = &f->nodes[ni];
-  if (n->role == LEAF)
+  if (n->role == LEAF || n->role == TAG_DATA)
     snprintf(buf, len, "block '%s' input %d", n->path, port + 1);
   else if (n->role == PORT_IN)
     snprintf(buf, len, "superblock '%s' input %d", f->insts[n->inst].path,
@@ -69,12 +69,12 @@ static int trace(fl *f, int *ni, int *port, const char *needed_by) {
     if (r < 0 || steps > f->nnodes) {
       char what[512];
       describe_input(f, *ni, 0, what, sizeof what);
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: %s %s (needed by %s; hint: connect it)", f->file,
-                     r < 0 ? f->insts[n->inst].line : n->line, what,
-                     r < 0 ? "is not connected"
-                           : "only loops through superblock ports",
-                     needed_by);
+      bsim_error_set(
+          f->err, BSIM_ERR_INPUT,
+          "%s:%d: %s %s (needed by %s; hint: connect it)", f->file,
+          r < 0 && n->role != TAG_DATA ? f->insts[n->inst].line : n->line, what,
+          r < 0 ? "is not connected" : "only loops through superblock ports",
+          needed_by);
       return -1;
     }
     *ni = f->raw[r].from_node;
@@ -357,7 +357,7 @@ static int build_signal_order(fl *f, bsim_flat *out) {
 
 int dg_fl_join(fl *f, bsim_flat *out, int **lines) {
   const bsim_diagram *d = f->d;
-  if (index_feeds(f) || build_links(f, out, lines) ||
+  if (dg_fl_tags(f) || index_feeds(f) || build_links(f, out, lines) ||
       build_activations(f, out) || build_signal_order(f, out))
     return -1;
   if (d->nobserves == 0) return 0;

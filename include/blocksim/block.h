@@ -312,7 +312,15 @@ enum {
    * its event inputs is an activation of its event output 1, merged at
    * compile time as Xcos removes these blocks, so a block reached through
    * several inputs of one activation runs once. */
-  BSIM_TYPE_EVENT_UNION = 1u << 4
+  BSIM_TYPE_EVENT_UNION = 1u << 4,
+  /* A tag block (GOTO, FROM, GotoTagVisibility and, with
+   * BSIM_TYPE_EVENT_TAG too, their CLK* event forms): never run; the
+   * flattener pairs FROMs with GOTOs by their string parameter 'tag' and
+   * the visibility in ipar[0] (1 local, 2 scoped, 3 global) and joins what
+   * feeds a GOTO to what its FROMs feed. One data (event) input makes a
+   * GOTO, one output a FROM, no port a visibility block. */
+  BSIM_TYPE_TAG = 1u << 5,
+  BSIM_TYPE_EVENT_TAG = 1u << 6
 };
 
 typedef struct bsim_block_type {

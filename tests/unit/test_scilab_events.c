@@ -49,6 +49,13 @@ static const ref_case cases[] = {
      "Scilab's Event-if_then_else: the IFTHEL_f with an event input fires "
      "on its 157 activations only (a watched surface would add events at "
      "each crossing of the sine); sine values to an ulp of libm"},
+    {"xcos/tags",
+     "tags.xml",
+     {"CSCOPE_9"},
+     1e-14,
+     "GOTO/FROM and CLKGOTO/CLKFROM at the three visibilities across two "
+     "superblock levels: a sine (to an ulp of libm), 3 t sampled at the "
+     "ticks and a constant 5"},
 };
 
 int main(void) {

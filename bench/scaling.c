@@ -1,13 +1,16 @@
 /*
  * How a run scales with the size of the diagram: a generated chain of N
  * first-order lags 1/(s+1) driven by a constant, for N = 10^2 .. 10^5, with
- * the dense, band and klu linear solvers of IDA. Each (N, solver) runs in a
- * child process so that its peak resident memory (getrusage) is its own.
+ * the dense, band and klu linear solvers of IDA and of CVODE's BDF. Each
+ * (N, engine, solver) runs in a child process so that its peak resident
+ * memory (getrusage) is its own; "total s" is that child's whole life
+ * (library, load, compile, run, teardown), as `time blocksim run` sees it.
  *
- * usage: scaling [NMAX] [DENSE_MAX]
+ * usage: scaling [NMAX] [DENSE_MAX] [ENGINES]
  *   NMAX       largest N (default 100000)
  *   DENSE_MAX  largest N run with the dense solver (default 2000: its
  *              O(N^2) memory and O(N^3) factorisations make more pointless)
+ *   ENGINES    "ida", "cvode-bdf" or "both" (default)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +57,10 @@ static double stat_of(const bsim_sim *s, const char *name) {
   return -1;
 }
 
-/* One measurement, in the child: prints one table row. */
-static int measure(const char *path, long n, const char *linsol) {
+/* One measurement, in the child: prints one table row but its last
+ * column, which the parent adds. */
+static int measure(const char *path, long n, const char *engine,
+                   const char *linsol) {
   bsim_error err;
   bsim_error_clear(&err);
   bsim_library *lib = bsim_library_create(&err);
@@ -64,6 +69,7 @@ static int measure(const char *path, long n, const char *linsol) {
   double t1 = now();
   bsim_options o;
   bsim_options_init(&o);
+  o.solver = engine;
   const char *names[] = {"linear-solver"}, *values[] = {linsol};
   o.solver_param_names = names;
   o.solver_param_values = values;
@@ -71,7 +77,8 @@ static int measure(const char *path, long n, const char *linsol) {
   bsim_sim *s = d ? bsim_sim_create(d, &o, &err) : NULL;
   double t2 = now();
   if (!s || bsim_sim_run(s, &err) != 0) {
-    fprintf(stderr, "scaling: N=%ld %s: %s\n", n, linsol, err.message);
+    fprintf(stderr, "scaling: N=%ld %s %s: %s\n", n, engine, linsol,
+            err.message);
     bsim_sim_free(s);
     bsim_diagram_free(d);
     bsim_library_free(lib);
@@ -83,8 +90,10 @@ static int measure(const char *path, long n, const char *linsol) {
   double steps = stat_of(s, "steps");
   const double *data = bsim_result_data(s);
   size_t rows = bsim_result_rows(s);
-  printf("%7ld %-6s %9.3f %9.3f %10.3f %7.0f %10.0f %12.4f %9.1f %14.10f\n", n,
-         linsol, t1 - t0, t2 - t1, t3 - t2, steps, stat_of(s, "residual-evals"),
+  printf("%7ld %-9s %-6s %8.3f %9.3f %8.3f %6.0f %9.0f %6.0f %13.1f %9.1f "
+         "%13.10f",
+         n, engine, linsol, t1 - t0, t2 - t1, t3 - t2, steps,
+         stat_of(s, "residual-evals"), stat_of(s, "jacobian-evals"),
          1e9 * (t3 - t2) / steps / (double)n, (double)ru.ru_maxrss / 1024.0,
          data[(rows - 1) * 2]);
   fflush(stdout);
@@ -97,10 +106,13 @@ static int measure(const char *path, long n, const char *linsol) {
 int main(int argc, char **argv) {
   long nmax = argc > 1 ? atol(argv[1]) : 100000;
   long dense_max = argc > 2 ? atol(argv[2]) : 2000;
+  const char *which = argc > 3 ? argv[3] : "both";
+  const char *engines[] = {"ida", "cvode-bdf"};
   printf("chain of N lags 1/(s+1), t in [0, 10], rtol 1e-6, atol 1e-8\n");
-  printf("%7s %-6s %9s %9s %10s %7s %10s %12s %9s %14s\n", "N", "solver",
-         "load s", "compile s", "run s", "steps", "res-evals", "ns/step/state",
-         "peak MiB", "lag3(10)");
+  printf("%7s %-9s %-6s %8s %9s %8s %6s %9s %6s %13s %9s %13s %8s\n", "N",
+         "engine", "solver", "load s", "compile s", "run s", "steps",
+         "res-evals", "jacs", "ns/step/state", "peak MiB", "lag3(10)",
+         "total s");
   for (long n = 100; n <= nmax; n *= 10) {
     char path[] = "/tmp/bsim_bench_chain_XXXXXX";
     int fd = mkstemp(path);
@@ -115,15 +127,23 @@ int main(int argc, char **argv) {
       return 1;
     }
     const char *solvers[] = {"dense", "band", "klu"};
-    for (int k = 0; k < 3; k++) {
-      if (k == 0 && n > dense_max) continue;
-      fflush(stdout);
-      pid_t pid = fork();
-      if (pid == 0) _exit(measure(path, n, solvers[k]));
-      int status = 0;
-      if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-          WEXITSTATUS(status) != 0)
-        fprintf(stderr, "scaling: N=%ld %s failed\n", n, solvers[k]);
+    for (int m = 0; m < 2; m++) {
+      if (strcmp(which, "both") != 0 && strcmp(which, engines[m]) != 0)
+        continue;
+      for (int k = 0; k < 3; k++) {
+        if (k == 0 && n > dense_max) continue;
+        fflush(stdout);
+        double t0 = now();
+        pid_t pid = fork();
+        if (pid == 0) _exit(measure(path, n, engines[m], solvers[k]));
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0)
+          fprintf(stderr, "scaling: N=%ld %s %s failed\n", n, engines[m],
+                  solvers[k]);
+        else
+          printf(" %8.3f\n", now() - t0);
+      }
     }
     remove(path);
   }

@@ -297,6 +297,8 @@ static void finish_stats(run_state *r, double wall) {
       {"steps", (double)st.steps},
       {"residual-evals", (double)st.residual_evals},
       {"jacobian-evals", (double)st.jacobian_evals},
+      {"jacobian-residual-evals", (double)st.jacobian_residual_evals},
+      {"jacobian-colors", (double)st.jacobian_colors},
       {"nonlinear-iterations", (double)st.nonlinear_iterations},
       {"error-test-failures", (double)st.error_test_failures},
       {"events", (double)r->events},

@@ -51,8 +51,12 @@ static int group_columns(bsim_cfd *c) {
     }
   for (int k = 0; k <= n; k++)
     stamp[k] = -1;
-  c->ncolors = 0;
-  for (int j = 0; j < n; j++) {
+  /* a full matrix needs a group per column; the search would cost n^3 */
+  int full = (long long)c->nnz == (long long)n * n;
+  for (int j = 0; full && j < n; j++)
+    c->color[j] = j;
+  c->ncolors = full ? n : 0;
+  for (int j = 0; !full && j < n; j++) {
     /* stamp[g] == j: group g already touches one of column j's rows */
     for (int q = c->colptr[j]; q < c->colptr[j + 1]; q++) {
       int i = c->rowidx[q];

@@ -19,26 +19,22 @@
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_band.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_band.h>
-#include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include "solvers/engine.h"
+#include "solvers/linsys.h"
 #include "solvers/ode_events.h"
 #include "solvers/params.h"
 #include "solvers/sundials_common.h"
 
 extern const bsim_engine_type bsim_engine_cvode_bdf, bsim_engine_cvode_adams;
 
-/* Indices into both parameter tables; keep them in this order. */
+/* Indices into both parameter tables; keep them in this order (the linear
+ * solver's block in linsys.h's order). */
 enum {
   P_ITERATION,
-  P_LINSOL,
-  P_BAND_UPPER,
-  P_BAND_LOWER,
-  P_MAX_ORDER,
+  P_LINSYS,
+  P_MAX_ORDER = P_LINSYS + LP_COUNT,
   P_MAX_STEPS,
   P_INIT_STEP,
   P_MAX_STEP,
@@ -46,18 +42,6 @@ enum {
   P_COUNT
 };
 enum { IT_NEWTON, IT_FIXED_POINT };
-enum { LS_DENSE, LS_BAND };
-
-#define COMMON_PARAMS                                                          \
-  {"linear-solver", "choice", "dense", "dense|band",                           \
-   "linear solver of the Newton iteration: dense, or band for unknowns "       \
-   "coupled only to near neighbours (iteration=newton only)"},                 \
-      {"band-upper", "int", "-1", NULL,                                        \
-       "upper half-bandwidth for linear-solver=band; -1 = n-1"},               \
-  {                                                                            \
-    "band-lower", "int", "-1", NULL,                                           \
-        "lower half-bandwidth for linear-solver=band; -1 = n-1"                \
-  }
 
 #define STEP_PARAMS                                                            \
   {"max-steps", "int", "100000", NULL,                                         \
@@ -70,8 +54,9 @@ enum { LS_DENSE, LS_BAND };
 static const bsim_engine_param bdf_params[P_COUNT] = {
     {"iteration", "choice", "newton", "newton|fixed-point",
      "nonlinear iteration: newton (with a linear solver; what stiff systems "
-     "need) or fixed-point (no Jacobian)"},
-    COMMON_PARAMS,
+     "need) or fixed-point (no Jacobian; the linear-solver parameters then "
+     "do not apply)"},
+    BSIM_LINSYS_PARAMS,
     {"max-order", "int", "5", NULL, "highest BDF order, 1..5"},
     STEP_PARAMS,
 };
@@ -79,8 +64,9 @@ static const bsim_engine_param bdf_params[P_COUNT] = {
 static const bsim_engine_param adams_params[P_COUNT] = {
     {"iteration", "choice", "fixed-point", "newton|fixed-point",
      "nonlinear iteration: fixed-point (no Jacobian; right for the non-stiff "
-     "systems Adams is meant for) or newton"},
-    COMMON_PARAMS,
+     "systems Adams is meant for; the linear-solver parameters then do not "
+     "apply) or newton"},
+    BSIM_LINSYS_PARAMS,
     {"max-order", "int", "12", NULL, "highest Adams order, 1..12"},
     STEP_PARAMS,
 };
@@ -91,8 +77,7 @@ struct bsim_engine {
   SUNContext ctx;
   void *mem;
   N_Vector y, tmp;
-  SUNMatrix A;
-  SUNLinearSolver ls;
+  bsim_linsys lin; /* iteration=newton */
   SUNNonlinearSolver nls;
   int n, ng, newton;
   int (*residual)(double, const double *, const double *, double *, void *);
@@ -126,6 +111,46 @@ static int cv_roots(realtype t, N_Vector y, realtype *g, void *ud) {
   e->extra_rhs++;
   if (form_f(e, t, yy, e->f) != 0) return -1;
   return e->roots(t, yy, e->f, g, e->user) == BSIM_CB_OK ? 0 : -1;
+}
+
+/* df/dy at (t, y), fy = f(t, y) (solvers/linsys.c computes it); CVODE
+ * forms I - gamma J itself. */
+static int jac_values(bsim_engine *e, realtype t, N_Vector y, N_Vector fy,
+                      N_Vector ewt) {
+  realtype h = 0;
+  CVodeGetErrWeights(e->mem, ewt);
+  CVodeGetCurrentStep(e->mem, &h);
+  return bsim_njac_ode(e->lin.jac, t, N_VGetArrayPointer(y),
+                       N_VGetArrayPointer(fy), h, N_VGetArrayPointer(ewt));
+}
+
+static int cv_jac(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                  N_Vector t1, N_Vector t2, N_Vector t3) {
+  bsim_engine *e = ud;
+  int rc = jac_values(e, t, y, fy, t1);
+  if (rc == 0) bsim_linsys_fill(&e->lin, J);
+  return rc;
+}
+
+/* P ~ I - gamma J from the diagonal blocks of J; J is formed again only
+ * when CVODE says the saved one is stale (jok false), as it does for its
+ * own Jacobians. */
+static int cv_prec_setup(realtype t, N_Vector y, N_Vector fy, booleantype jok,
+                         booleantype *jcur, realtype gamma, void *ud) {
+  bsim_engine *e = ud;
+  *jcur = !jok;
+  if (!jok) {
+    int rc = jac_values(e, t, y, fy, e->tmp);
+    if (rc != 0) return rc;
+  }
+  return bsim_linsys_prec_setup(&e->lin, 1.0, -gamma);
+}
+
+static int cv_prec_solve(realtype t, N_Vector y, N_Vector fy, N_Vector r,
+                         N_Vector z, realtype gamma, realtype delta, int lr,
+                         void *ud) {
+  bsim_linsys_prec_solve(&((bsim_engine *)ud)->lin, r, z);
+  return 0;
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -174,8 +199,10 @@ static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
   CVodeGetNumSteps(e->mem, &st->steps);
   CVodeGetNumRhsEvals(e->mem, &st->residual_evals);
   if (e->newton) {
-    CVodeGetNumLinRhsEvals(e->mem, &lrhs); /* finite-difference Jacobian */
+    /* CVODE's difference quotients: the Jacobian's (dense, band), or J v's */
+    CVodeGetNumLinRhsEvals(e->mem, &lrhs);
     CVodeGetNumJacEvals(e->mem, &st->jacobian_evals);
+    if (e->lin.A) st->jacobian_residual_evals = lrhs;
   }
   st->residual_evals += lrhs;
   CVodeGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
@@ -230,8 +257,7 @@ static void cv_free(bsim_engine *e) {
   if (!e) return;
   if (e->mem) CVodeFree(&e->mem);
   if (e->nls) SUNNonlinSolFree(e->nls);
-  if (e->ls) SUNLinSolFree(e->ls);
-  if (e->A) SUNMatDestroy(e->A);
+  bsim_linsys_free(&e->lin);
   N_Vector vs[] = {e->y, e->tmp};
   for (size_t i = 0; i < 2; i++)
     if (vs[i]) N_VDestroy(vs[i]);
@@ -242,22 +268,25 @@ static void cv_free(bsim_engine *e) {
   free(e);
 }
 
-static int check_ranges(const bsim_engine_type *t, const bsim_param_value *v,
-                        int max_order, char *msg, size_t msglen) {
+static int check_ranges(const bsim_engine_type *t, const bsim_problem *p,
+                        const bsim_param_value *v, int max_order, char *msg,
+                        size_t msglen) {
   if (bsim_engine_param_range(t, P_MAX_ORDER, v, 1, max_order, msg, msglen) ||
       bsim_engine_param_range(t, P_MAX_STEPS, v, 1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_MIN_STEP, v, 0, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_BAND_UPPER, v, -1, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen))
+      bsim_engine_param_range(t, P_MIN_STEP, v, 0, HUGE_VAL, msg, msglen))
     return -1;
-  if (v[P_ITERATION].choice == IT_FIXED_POINT &&
-      (v[P_LINSOL].given || v[P_BAND_UPPER].given || v[P_BAND_LOWER].given)) {
-    snprintf(msg, msglen,
-             "%s: linear-solver, band-upper and band-lower "
-             "apply to iteration=newton only, not fixed-point",
-             t->name);
+  if (v[P_ITERATION].choice == IT_FIXED_POINT) {
+    for (int k = P_LINSYS; k < P_LINSYS + LP_COUNT; k++)
+      if (v[k].given) {
+        snprintf(msg, msglen,
+                 "%s: %s applies to iteration=newton only, not fixed-point "
+                 "(which uses no Jacobian); hint: add iteration=newton",
+                 t->name, t->params[k].name);
+        return -1;
+      }
+  } else if (bsim_linsys_check(t, P_LINSYS, v, p, msg, msglen)) {
     return -1;
   }
   if (v[P_MAX_STEP].r > 0 && v[P_MIN_STEP].r > v[P_MAX_STEP].r) {
@@ -268,23 +297,21 @@ static int check_ranges(const bsim_engine_type *t, const bsim_param_value *v,
   return 0;
 }
 
-static int make_solvers(bsim_engine *e, const bsim_param_value *v) {
+/* The nonlinear solver, and for Newton the linear one: a CVODE flag. */
+static int make_solvers(bsim_engine *e, const bsim_problem *p,
+                        const bsim_param_value *v) {
   if (!e->newton) {
     e->nls = SUNNonlinSol_FixedPoint(e->y, 0, e->ctx);
     return e->nls ? CVodeSetNonlinearSolver(e->mem, e->nls) : CV_MEM_FAIL;
   }
-  sunindextype n = e->n;
-  if (v[P_LINSOL].choice == LS_BAND) {
-    sunindextype mu = v[P_BAND_UPPER].i, ml = v[P_BAND_LOWER].i;
-    if (mu < 0 || mu > n - 1) mu = n - 1;
-    if (ml < 0 || ml > n - 1) ml = n - 1;
-    e->A = SUNBandMatrix(n, mu, ml, e->ctx);
-    e->ls = e->A ? SUNLinSol_Band(e->y, e->A, e->ctx) : NULL;
-  } else {
-    e->A = SUNDenseMatrix(n, n, e->ctx);
-    e->ls = e->A ? SUNLinSol_Dense(e->y, e->A, e->ctx) : NULL;
-  }
-  return e->ls ? CVodeSetLinearSolver(e->mem, e->ls, e->A) : CV_MEM_FAIL;
+  if (bsim_linsys_create(&e->lin, p, BSIM_NJAC_ODE, v, P_LINSYS, e->y,
+                         e->ctx) != 0)
+    return CV_MEM_FAIL;
+  int flag = CVodeSetLinearSolver(e->mem, e->lin.ls, e->lin.A);
+  if (flag >= 0 && e->lin.A && e->lin.jac) flag = CVodeSetJacFn(e->mem, cv_jac);
+  if (flag >= 0 && e->lin.prec)
+    flag = CVodeSetPreconditioner(e->mem, cv_prec_setup, cv_prec_solve);
+  return flag;
 }
 
 static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
@@ -293,7 +320,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
                               const double *y0, char *msg, size_t msglen) {
   bsim_param_value v[P_COUNT];
   if (bsim_ode_check_params(type, p, s, t0, v, msg, msglen) ||
-      check_ranges(type, v, max_order, msg, msglen))
+      check_ranges(type, p, v, max_order, msg, msglen))
     return NULL;
   bsim_engine *e = calloc(1, sizeof *e);
   if (!e) {
@@ -336,7 +363,7 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   if (v[P_INIT_STEP].r > 0) TRY(CVodeSetInitStep(e->mem, v[P_INIT_STEP].r));
   if (v[P_MAX_STEP].r > 0) TRY(CVodeSetMaxStep(e->mem, v[P_MAX_STEP].r));
   if (v[P_MIN_STEP].r > 0) TRY(CVodeSetMinStep(e->mem, v[P_MIN_STEP].r));
-  TRY(make_solvers(e, v));
+  TRY(make_solvers(e, p, v));
   if (e->ng > 0) {
     TRY(CVodeRootInit(e->mem, e->ng, cv_roots));
     if ((flag = bsim_sun_root_direction(&e->sun, p->gdir, e->ng)) < 0)
@@ -370,10 +397,12 @@ static bsim_engine *cvode_adams_create(const bsim_problem *p,
 
 /* ---- engine operations -------------------------------------------------- */
 
-/* Totals since create, with the f evaluations CVODE does not count. */
+/* Totals since create, with the f evaluations CVODE does not count (the
+ * linear solver's own are never reset, so not banked). */
 static void cv_stats(const bsim_engine *e, bsim_engine_stats *st) {
   bsim_sun_stats(&e->sun, st);
   st->residual_evals += e->extra_rhs;
+  bsim_linsys_stats(&e->lin, st);
 }
 
 static int cv_set_stop_time(bsim_engine *e, double tstop) {

@@ -5,9 +5,12 @@
  * y-based error control. They integrate ODEs only; events, stop times and
  * interpolation come from solvers/ode_events.c.
  *
- * msbdf needs the Jacobian df/dy. Engines see only F(t, y, y'), so it is
- * formed by forward differences of f, one column per unknown: n extra
- * evaluations of f each time GSL asks, hence msbdf is for small systems.
+ * msbdf needs the Jacobian df/dy, as a dense matrix (GSL's only form, and
+ * its linear algebra is dense LU, hence msbdf is for small systems). It
+ * comes from solvers/newton_jac.c like IDA's and CVODE's: the blocks'
+ * analytic Jacobian, or finite differences colored over the sparsity
+ * pattern (one f call per color, plus f itself), or without a pattern one
+ * column per unknown.
  *
  * GSL reports some internal errors through its global error handler (which
  * aborts by default). The library cannot switch it off without touching
@@ -25,22 +28,44 @@
 #include <gsl/gsl_odeiv2.h>
 
 #include "solvers/engine.h"
+#include "solvers/newton_jac.h"
 #include "solvers/ode_events.h"
 #include "solvers/params.h"
 
 extern const bsim_engine_type bsim_engine_rk45, bsim_engine_rk8pd,
     bsim_engine_msbdf;
 
-enum { P_INIT_STEP, P_MAX_STEP, P_MAX_STEPS, P_EVENT_TOL, P_COUNT };
+/* msbdf's table is the others' and jacobian. */
+enum {
+  P_INIT_STEP,
+  P_MAX_STEP,
+  P_MAX_STEPS,
+  P_EVENT_TOL,
+  P_COUNT,
+  P_JACOBIAN = P_COUNT
+};
+enum { JAC_AUTO, JAC_FD };
 
-static const bsim_engine_param gsl_params[P_COUNT] = {
-    {"init-step", "real", "0", NULL,
-     "first step size; 0 = estimated from y, y' and the tolerances"},
-    {"max-step", "real", "0", NULL, "largest step size; 0 = unlimited"},
-    {"max-steps", "int", "100000", NULL,
-     "most steps in one advance (between two outputs or events)"},
-    {"event-tol", "real", "1e-12", NULL,
-     "zero crossings are located to event-tol * max(1, |t|)"},
+#define GSL_PARAMS                                                             \
+  {"init-step", "real", "0", NULL,                                             \
+   "first step size; 0 = estimated from y, y' and the tolerances"},            \
+      {"max-step", "real", "0", NULL, "largest step size; 0 = unlimited"},     \
+      {"max-steps", "int", "100000", NULL,                                     \
+       "most steps in one advance (between two outputs or events)"},           \
+  {                                                                            \
+    "event-tol", "real", "1e-12", NULL,                                        \
+        "zero crossings are located to event-tol * max(1, |t|)"                \
+  }
+
+static const bsim_engine_param gsl_params[P_COUNT] = {GSL_PARAMS};
+
+static const bsim_engine_param msbdf_params[P_COUNT + 1] = {
+    GSL_PARAMS,
+    {"jacobian", "choice", "auto", "auto|fd",
+     "auto: the blocks' analytic Jacobian (flag 10) when every block "
+     "evaluated during integration provides one, else finite differences "
+     "(colored over the system's sparsity pattern); fd: always finite "
+     "differences"},
 };
 
 struct bsim_engine {
@@ -49,11 +74,12 @@ struct bsim_engine {
   gsl_odeiv2_system sys;
   gsl_odeiv2_driver *drv; /* owns step, control and evolve objects */
   double rtol, atol;
-  double h;                 /* step to try next; 0 = estimate one */
-  double init_step;         /* user's first step, 0 = estimate */
-  double max_step;          /* 0 = unlimited */
-  double *yerr;             /* error estimate of a redone step, unused */
-  double *f0, *fcol, *yjac; /* Jacobian scratch; all four in core.work */
+  double h;          /* step to try next; 0 = estimate one */
+  double init_step;  /* user's first step, 0 = estimate */
+  double max_step;   /* 0 = unlimited */
+  double *yerr;      /* error estimate of a redone step, unused */
+  double *f0, *yjac; /* Jacobian scratch; all three in core.work */
+  bsim_njac *jac;    /* msbdf's df/dy */
 };
 
 /* ---- callbacks given to GSL --------------------------------------------- */
@@ -67,32 +93,60 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *ud) {
                                : GSL_EDOM;
 }
 
-/* Forward differences of f, column j from a perturbation of y_j scaled to
- * |y_j| but not below 1e-3 in absolute size: the Newton iteration of msbdf
- * only needs an approximate matrix. msbdf does not use dfdt. */
+/* msbdf's df/dy, row-major. The increments follow the error weights GSL's
+ * control uses (1 / (atol + rtol |y|)) and the step in use. msbdf does not
+ * use dfdt. */
 static int gsl_jac(double t, const double y[], double *dfdy, double dfdt[],
                    void *ud) {
   bsim_engine *e = ud;
   bsim_ode *o = &e->core;
-  int n = o->n;
-  e->core.st.jacobian_evals++;
-  double *f0 = e->f0, *yy = e->yjac;
-  int rc = bsim_ode_rhs(o, t, y, f0);
-  if (rc != BSIM_CB_OK) return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
-  memcpy(yy, y, (size_t)n * sizeof *yy);
-  for (int j = 0; j < n; j++) {
-    double d = sqrt(DBL_EPSILON) * fmax(fabs(y[j]), 1e-3);
-    yy[j] = y[j] + d;
-    d = yy[j] - y[j]; /* the step actually representable */
-    rc = bsim_ode_rhs(o, t, yy, e->fcol);
-    yy[j] = y[j];
+  int n = o->n, colored = bsim_njac_colors(e->jac) > 0;
+  o->st.jacobian_evals++;
+  if (colored) { /* the differences need f itself */
+    int rc = bsim_ode_rhs(o, t, y, e->f0);
+    o->st.jacobian_residual_evals++;
     if (rc != BSIM_CB_OK) return rc == BSIM_CB_FATAL ? GSL_EBADFUNC : GSL_EDOM;
-    for (int i = 0; i < n; i++)
-      dfdy[i * n + j] = (e->fcol[i] - f0[i]) / d;
   }
+  double *yy = e->yjac, *ewt = e->yerr;
+  for (int i = 0; i < n; i++) {
+    yy[i] = y[i];
+    ewt[i] = 1.0 / (e->atol + e->rtol * fabs(y[i]));
+  }
+  long before = bsim_njac_residual_evals(e->jac);
+  int rc = bsim_njac_ode(e->jac, t, yy, e->f0, e->h, ewt);
+  long used = bsim_njac_residual_evals(e->jac) - before;
+  o->st.residual_evals += used;
+  o->st.jacobian_residual_evals += used;
+  if (rc != 0) return rc < 0 ? GSL_EBADFUNC : GSL_EDOM;
+  bsim_njac_dense_rows(e->jac, 1.0, dfdy);
   for (int i = 0; i < n; i++)
     dfdt[i] = 0.0;
   return GSL_SUCCESS;
+}
+
+/* msbdf's Jacobian over the problem's pattern, or without one over all
+ * n x n entries (finite differences then cost one column each). 0, or -1
+ * when out of memory. */
+static int make_jacobian(bsim_engine *e, const bsim_problem *p, int analytic) {
+  bsim_problem q = *p;
+  int *full = NULL;
+  if (!p->pattern_colptr || !p->pattern_rowidx) {
+    size_t n = (size_t)p->n;
+    if (n > 46340) return -1; /* n * n indices would overflow an int */
+    if (!(full = malloc(sizeof(int) * (n + 1 + n * n)))) return -1;
+    int *cp = full, *ri = cp + n + 1;
+    for (size_t j = 0; j <= n; j++)
+      cp[j] = (int)(j * n);
+    for (size_t k = 0; k < n * n; k++)
+      ri[k] = (int)(k % n);
+    q.pattern_colptr = cp;
+    q.pattern_rowidx = ri;
+    q.jacobian = NULL; /* a problem's Jacobian follows its own pattern */
+  }
+  e->jac = bsim_njac_create(&q, BSIM_NJAC_ODE, analytic);
+  free(full); /* copied */
+  if (e->jac) e->core.st.jacobian_colors = bsim_njac_colors(e->jac);
+  return e->jac ? 0 : -1;
 }
 
 /* ---- the one-step method ------------------------------------------------ */
@@ -218,6 +272,7 @@ static const bsim_ode_method gsl_method = {gsl_step, gsl_redo, gsl_forget};
 
 static void gsl_free(bsim_engine *e) {
   if (e && e->drv) gsl_odeiv2_driver_free(e->drv);
+  if (e) bsim_njac_free(e->jac);
   bsim_ode_engine_free(e);
 }
 
@@ -226,7 +281,7 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
                                const bsim_problem *p,
                                const bsim_engine_settings *s, double t0,
                                const double *y0, char *msg, size_t msglen) {
-  bsim_param_value v[P_COUNT];
+  bsim_param_value v[P_COUNT + 1];
   if (bsim_ode_check_params(type, p, s, t0, v, msg, msglen) ||
       bsim_engine_param_range(type, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(type, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
@@ -235,7 +290,7 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
     return NULL;
   bsim_engine *e =
       bsim_ode_engine_new(sizeof *e, type->name, p, &gsl_method, t0, y0,
-                          v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, 4, msg, msglen);
+                          v[P_EVENT_TOL].r, v[P_MAX_STEPS].i, 3, msg, msglen);
   if (!e) return NULL;
   e->type = type;
   e->rtol = s ? s->rtol : 1e-6;
@@ -244,10 +299,15 @@ static bsim_engine *gsl_create(const bsim_engine_type *type,
   e->max_step = v[P_MAX_STEP].r;
   e->yerr = e->core.work;
   e->f0 = e->yerr + p->n;
-  e->fcol = e->f0 + p->n;
-  e->yjac = e->fcol + p->n;
+  e->yjac = e->f0 + p->n;
   e->sys.function = gsl_rhs;
   e->sys.jacobian = T == gsl_odeiv2_step_msbdf ? gsl_jac : NULL;
+  if (e->sys.jacobian &&
+      make_jacobian(e, p, v[P_JACOBIAN].choice == JAC_AUTO) != 0) {
+    snprintf(msg, msglen, "%s: out of memory for the Jacobian", type->name);
+    gsl_free(e);
+    return NULL;
+  }
   e->sys.dimension = (size_t)p->n;
   e->sys.params = e;
   /* The driver is only the owner of step, control and evolve objects, and
@@ -305,6 +365,6 @@ BSIM_ODE_ENGINE(
     "non-stiff ODEs at tight tolerances",
     gsl_params, gsl_reinit, gsl_free)
 BSIM_ODE_ENGINE(msbdf, "msbdf",
-                "GSL multistep BDF (orders 1-5) with a finite-difference "
-                "Jacobian, for small stiff ODEs",
-                gsl_params, gsl_reinit, gsl_free)
+                "GSL multistep BDF (orders 1-5) with a dense Newton matrix, "
+                "for small stiff ODEs",
+                msbdf_params, gsl_reinit, gsl_free)

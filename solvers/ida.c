@@ -19,23 +19,43 @@
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 
-#include "solvers/ida_int.h"
+#include "solvers/engine.h"
+#include "solvers/linsys.h"
+#include "solvers/params.h"
+#include "solvers/sundials_common.h"
 
 extern const bsim_engine_type bsim_engine_ida;
 
+/* Indices into ida_params; the linear solver's block comes first, in
+ * linsys.h's order. */
+enum {
+  P_LINSYS,
+  P_MAX_ORDER = P_LINSYS + LP_COUNT,
+  P_MAX_STEPS,
+  P_INIT_STEP,
+  P_MAX_STEP,
+  P_CALCIC,
+  P_SUPPRESS_ALG,
+  P_MAX_NONLIN_ITERS,
+  P_COUNT
+};
+enum { IC_YA_YDP, IC_Y, IC_NONE };
+
+struct bsim_engine {
+  bsim_sun sun; /* times, stop time, statistics and messages */
+  SUNContext ctx;
+  void *mem;
+  N_Vector y, yp, id, tmp;
+  bsim_linsys lin;
+  int n, ng;
+  int (*residual)(double, const double *, const double *, double *, void *);
+  int (*roots)(double, const double *, const double *, double *, void *);
+  void *user;
+  int calcic;
+};
+
 static const bsim_engine_param ida_params[P_COUNT] = {
-    {"linear-solver", "choice", "dense", "dense|band|klu|spgmr",
-     "linear solver for the Newton iteration: dense (small systems), band "
-     "(unknowns coupled only to near neighbours), klu (sparse LU with a "
-     "colored finite-difference or analytic Jacobian; large diagrams), "
-     "spgmr (matrix-free GMRES with a preconditioner; large diagrams "
-     "whose Jacobian is expensive to factor)"},
-    {"band-upper", "int", "-1", NULL,
-     "upper half-bandwidth for linear-solver=band; -1 = from the system's "
-     "sparsity pattern"},
-    {"band-lower", "int", "-1", NULL,
-     "lower half-bandwidth for linear-solver=band; -1 = from the system's "
-     "sparsity pattern"},
+    BSIM_LINSYS_PARAMS,
     {"max-order", "int", "5", NULL, "highest BDF order, 1..5"},
     {"max-steps", "int", "100000", NULL,
      "most internal steps in one advance (between two outputs or events)"},
@@ -50,18 +70,6 @@ static const bsim_engine_param ida_params[P_COUNT] = {
      "index-2 systems; off keeps algebraic signals accurate)"},
     {"max-nonlin-iters", "int", "4", NULL,
      "Newton iterations per step before the step is retried smaller"},
-    {"jacobian", "choice", "auto", "auto|fd",
-     "auto: the blocks' analytic Jacobian (flag 10) when every block "
-     "evaluated during integration provides one, else finite differences; "
-     "fd: always finite differences"},
-    {"krylov-dim", "int", "5", NULL,
-     "largest Krylov subspace of linear-solver=spgmr (GMRES restarts "
-     "after that many iterations)"},
-    {"preconditioner", "choice", "block-jacobi", "block-jacobi|diagonal|none",
-     "preconditioner of linear-solver=spgmr: block-jacobi (dense LU of the "
-     "diagonal blocks of the Jacobian, one block per diagram block's states "
-     "or torn signal; diagonal without a sparsity pattern), diagonal (the "
-     "Jacobian's diagonal), none"},
 };
 
 /* ---- callbacks ---------------------------------------------------------- */
@@ -87,6 +95,53 @@ static int ida_roots(realtype t, N_Vector yy, N_Vector yp, realtype *g,
   int rc =
       e->roots(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), g, e->user);
   return rc == BSIM_CB_OK ? 0 : -1;
+}
+
+/* The Newton matrix dF/dy + cj dF/dy' (solvers/linsys.c computes it). */
+static int jac_values(bsim_engine *e, realtype t, realtype cj, N_Vector yy,
+                      N_Vector yp, N_Vector rr, N_Vector ewt) {
+  realtype h = 0;
+  IDAGetErrWeights(e->mem, ewt);
+  IDAGetCurrentStep(e->mem, &h);
+  return bsim_njac_dae(e->lin.jac, t, N_VGetArrayPointer(yy),
+                       N_VGetArrayPointer(yp), cj, N_VGetArrayPointer(rr), h,
+                       N_VGetArrayPointer(ewt));
+}
+
+static int ida_jac(realtype t, realtype cj, N_Vector yy, N_Vector yp,
+                   N_Vector rr, SUNMatrix J, void *ud, N_Vector t1, N_Vector t2,
+                   N_Vector t3) {
+  bsim_engine *e = ud;
+  int rc = jac_values(e, t, cj, yy, yp, rr, t1);
+  if (rc == 0) bsim_linsys_fill(&e->lin, J);
+  return rc;
+}
+
+static int ida_prec_setup(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
+                          realtype cj, void *ud) {
+  bsim_engine *e = ud;
+  int rc = jac_values(e, t, cj, yy, yp, rr, e->tmp);
+  return rc != 0 ? rc : bsim_linsys_prec_setup(&e->lin, 0.0, 1.0);
+}
+
+static int ida_prec_solve(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
+                          N_Vector rvec, N_Vector zvec, realtype cj,
+                          realtype delta, void *ud) {
+  bsim_linsys_prec_solve(&((bsim_engine *)ud)->lin, rvec, zvec);
+  return 0;
+}
+
+/* Build the linear solver and hand it to IDA: an IDA flag. */
+static int attach_linsys(bsim_engine *e, const bsim_problem *p,
+                         const bsim_param_value *v) {
+  if (bsim_linsys_create(&e->lin, p, BSIM_NJAC_DAE, v, P_LINSYS, e->y,
+                         e->ctx) != 0)
+    return IDA_MEM_FAIL;
+  int flag = IDASetLinearSolver(e->mem, e->lin.ls, e->lin.A);
+  if (flag >= 0 && e->lin.A && e->lin.jac) flag = IDASetJacFn(e->mem, ida_jac);
+  if (flag >= 0 && e->lin.prec)
+    flag = IDASetPreconditioner(e->mem, ida_prec_setup, ida_prec_solve);
+  return flag;
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -147,14 +202,11 @@ static void current_stats(const bsim_engine *e, bsim_engine_stats *st) {
   memset(st, 0, sizeof *st);
   IDAGetNumSteps(e->mem, &st->steps);
   IDAGetNumResEvals(e->mem, &st->residual_evals);
-  IDAGetNumLinResEvals(e->mem, &lres); /* finite-difference Jacobian calls */
+  /* IDA's difference quotients: the Jacobian's (dense, band), or J v's */
+  IDAGetNumLinResEvals(e->mem, &lres);
   st->residual_evals += lres;
+  if (e->lin.A) st->jacobian_residual_evals = lres;
   IDAGetNumJacEvals(e->mem, &st->jacobian_evals);
-  if (e->prec) { /* spgmr: each preconditioner setup forms a Jacobian */
-    long npe = 0;
-    IDAGetNumPrecEvals(e->mem, &npe);
-    st->jacobian_evals += npe;
-  }
   IDAGetNumNonlinSolvIters(e->mem, &st->nonlinear_iterations);
   IDAGetNumErrTestFails(e->mem, &st->error_test_failures);
   IDAGetNumNonlinSolvConvFails(e->mem, &st->nonlinear_conv_failures);
@@ -195,15 +247,7 @@ static const bsim_sun_ops ida_ops = {
 static void ida_free(bsim_engine *e) {
   if (!e) return;
   if (e->mem) IDAFree(&e->mem);
-  if (e->ls) SUNLinSolFree(e->ls);
-  if (e->A) SUNMatDestroy(e->A);
-  bsim_cfd_free(e->cfd);
-  bsim_prec_free(e->prec);
-  free(e->jvals);
-  if (e->ptmp1) N_VDestroy(e->ptmp1);
-  if (e->ptmp2) N_VDestroy(e->ptmp2);
-  free(e->colptr);
-  free(e->rowidx);
+  bsim_linsys_free(&e->lin);
   N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp};
   for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
     if (*vs[i]) N_VDestroy(*vs[i]);
@@ -244,10 +288,7 @@ static int check_ranges(const bsim_param_value *v, char *msg, size_t msglen) {
       bsim_engine_param_range(t, P_MAX_STEPS, v, 1, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_INIT_STEP, v, 0, HUGE_VAL, msg, msglen) ||
       bsim_engine_param_range(t, P_MAX_STEP, v, 0, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_MAX_NONLIN_ITERS, v, 1, 1000, msg, msglen) ||
-      bsim_engine_param_range(t, P_BAND_UPPER, v, -1, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_BAND_LOWER, v, -1, HUGE_VAL, msg, msglen) ||
-      bsim_engine_param_range(t, P_KRYLOV_DIM, v, 1, 500, msg, msglen))
+      bsim_engine_param_range(t, P_MAX_NONLIN_ITERS, v, 1, 1000, msg, msglen))
     return -1;
   return 0;
 }
@@ -259,7 +300,8 @@ static bsim_engine *ida_create(const bsim_problem *p,
   bsim_param_value v[P_COUNT];
   if (check_inputs(p, s, msg, msglen) ||
       bsim_engine_params_resolve(&bsim_engine_ida, s, v, msg, msglen) ||
-      check_ranges(v, msg, msglen) || bsim_ida_check_pattern(p, v, msg, msglen))
+      check_ranges(v, msg, msglen) ||
+      bsim_linsys_check(&bsim_engine_ida, P_LINSYS, v, p, msg, msglen))
     return NULL;
   if (!isfinite(t0)) {
     snprintf(msg, msglen, "ida: the start time must be finite");
@@ -311,7 +353,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
   if (v[P_INIT_STEP].r > 0) TRY(IDASetInitStep(e->mem, v[P_INIT_STEP].r));
   if (v[P_MAX_STEP].r > 0) TRY(IDASetMaxStep(e->mem, v[P_MAX_STEP].r));
   TRY(IDASetMaxNonlinIters(e->mem, (int)v[P_MAX_NONLIN_ITERS].i));
-  TRY(bsim_ida_linear_solver(e, p, v));
+  TRY(attach_linsys(e, p, v));
   if (e->ng > 0) {
     TRY(IDARootInit(e->mem, e->ng, ida_roots));
     if ((flag = bsim_sun_root_direction(&e->sun, p->gdir, e->ng)) < 0)
@@ -337,11 +379,11 @@ fail:
 
 /* ---- engine operations -------------------------------------------------- */
 
-/* Totals since create, with the residual calls spent on sparse Jacobians
- * (never reset, so not banked). */
+/* Totals since create, with what the linear solver counts itself (never
+ * reset, so not banked). */
 static void ida_stats(const bsim_engine *e, bsim_engine_stats *st) {
   bsim_sun_stats(&e->sun, st);
-  st->residual_evals += e->jac_res_evals;
+  bsim_linsys_stats(&e->lin, st);
 }
 
 static int ida_set_stop_time(bsim_engine *e, double tstop) {

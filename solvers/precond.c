@@ -1,6 +1,7 @@
 /*
- * The preconditioner of IDA's spgmr: a block-Jacobi approximation of the
- * Newton matrix J = dF/dy + cj dF/dy'. Flattened diagrams couple the states
+ * The preconditioner of spgmr (IDA and CVODE): a block-Jacobi
+ * approximation of the Newton matrix (IDA's dF/dy + cj dF/dy', CVODE's
+ * I - gamma df/dy). Flattened diagrams couple the states
  * of one block tightly and blocks to each other through a few signals, so
  * inverting the diagonal blocks exactly removes most of what makes GMRES
  * converge slowly (the cj-scaled diagonal and each block's own dynamics),
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/ida_int.h"
+#include "solvers/precond.h"
 
 struct bsim_prec {
   int n, ngroups;
@@ -107,23 +108,20 @@ static int lu_factor(double *a, int s, int *piv) {
 }
 
 int bsim_prec_setup(bsim_prec *pc, const int *colptr, const int *rowidx,
-                    const double *values) {
+                    const double *values, double a, double b) {
   memset(pc->lu, 0, sizeof(double) * pc->moff[pc->ngroups]);
-  if (!colptr) {
-    for (int j = 0; j < pc->n; j++) {
-      int g = pc->group[j], s = pc->start[g + 1] - pc->start[g],
-          c = j - pc->start[g];
-      pc->lu[pc->moff[g] + (size_t)(c + s * c)] = values[j];
+  for (int j = 0; j < pc->n; j++) {
+    int g = pc->group[j], s = pc->start[g + 1] - pc->start[g];
+    int c = j - pc->start[g];
+    double *col = pc->lu + pc->moff[g] + (size_t)(s * c);
+    col[c] = a;
+    if (!colptr) {
+      col[c] += b * values[j];
+      continue;
     }
-  } else {
-    for (int j = 0; j < pc->n; j++) {
-      int g = pc->group[j], s = pc->start[g + 1] - pc->start[g];
-      int c = j - pc->start[g];
-      for (int q = colptr[j]; q < colptr[j + 1]; q++) {
-        int i = rowidx[q];
-        if (pc->group[i] != g) continue;
-        pc->lu[pc->moff[g] + (size_t)((i - pc->start[g]) + s * c)] = values[q];
-      }
+    for (int q = colptr[j]; q < colptr[j + 1]; q++) {
+      int i = rowidx[q];
+      if (pc->group[i] == g) col[i - pc->start[g]] += b * values[q];
     }
   }
   for (int g = 0; g < pc->ngroups; g++) {

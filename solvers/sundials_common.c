@@ -100,6 +100,7 @@ static void add_stats(bsim_engine_stats *a, const bsim_engine_stats *b) {
   a->error_test_failures += b->error_test_failures;
   a->nonlinear_conv_failures += b->nonlinear_conv_failures;
   a->root_evals += b->root_evals;
+  a->jacobian_residual_evals += b->jacobian_residual_evals;
 }
 
 /* A reinit zeroes the package's counters, and the linear solver's only at

@@ -68,6 +68,11 @@ typedef struct bsim_engine_settings {
 typedef struct bsim_engine_stats {
   long steps, residual_evals, jacobian_evals, nonlinear_iterations,
       error_test_failures, nonlinear_conv_failures, root_evals;
+  /* Residual (or right-hand-side) calls spent forming Jacobians by finite
+   * differences, included in residual_evals; and the number of groups of
+   * columns of a colored finite-difference Jacobian (calls per Jacobian),
+   * 0 when none is used. */
+  long jacobian_residual_evals, jacobian_colors;
 } bsim_engine_stats;
 
 /* Outcome of advance(). */

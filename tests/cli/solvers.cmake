@@ -26,6 +26,50 @@ foreach(ls dense band klu spgmr)
   expect_near("${x}" "0.006737947" 7 1 "x(10) with ${ls}")
 endforeach()
 
+# The ODE engines take the same linear solvers (issue 13): x(10) again,
+# and --stats shows what the Jacobians cost. x' = -x/2 has a 1x1 pattern:
+# one color, so each finite-difference Jacobian costs one call.
+foreach(engine cvode-bdf msbdf)
+  if(engine STREQUAL "msbdf")
+    set(lss none)
+  else()
+    set(lss dense band klu spgmr)
+  endif()
+  foreach(ls ${lss})
+    set(opts --solver ${engine} --solver-param jacobian=fd --stats)
+    if(NOT ls STREQUAL "none")
+      list(APPEND opts --solver-param linear-solver=${ls})
+    endif()
+    expect_ok(run "${decay}" ${opts})
+    expect_csv("${RUN_OUT}" "time,x" 101 "decay, ${engine} ${ls}")
+    list(GET CSV_ROWS 100 last)
+    csv_field("${last}" 1 x)
+    expect_near("${x}" "0.006737947" 7 1 "x(10), ${engine} ${ls}")
+    foreach(stat jacobian-evals jacobian-residual-evals jacobian-colors)
+      expect_match("${RUN_ERR}" "(^|\n)${stat}: [0-9]" "--stats prints ${stat}")
+    endforeach()
+    if(NOT ls STREQUAL "dense")
+      expect_match("${RUN_ERR}" "(^|\n)jacobian-colors: 1\n"
+                   "${engine} ${ls}: one color")
+    endif()
+  endforeach()
+endforeach()
+expect_fail(2 "cvode-bdf: linear-solver applies to iteration=newton only"
+            run "${decay}" --solver cvode-bdf --solver-param iteration=fixed-point
+            --solver-param linear-solver=klu)
+expect_fail(2 "cvode-adams: preconditioner applies to iteration=newton only"
+            run "${decay}" --solver cvode-adams --solver-param preconditioner=none)
+expect_fail(2 "cvode-bdf: krylov-dim must be between 1 and 500"
+            run "${decay}" --solver cvode-bdf --solver-param linear-solver=spgmr
+            --solver-param krylov-dim=0)
+expect_fail(2 "msbdf: jacobian must be one of auto[|]fd"
+            run "${decay}" --solver msbdf --solver-param jacobian=exact)
+expect_ok(solvers cvode-bdf)
+expect_match("${RUN_OUT}" "linear-solver +dense[|]band[|]klu[|]spgmr default dense"
+             "solvers cvode-bdf lists klu and spgmr")
+expect_match("${RUN_OUT}" "band-upper +int +default -1 +upper half-bandwidth for linear-solver=band; -1 = from the system's sparsity pattern"
+             "solvers cvode-bdf: band widths from the pattern")
+
 # spgmr with each preconditioner and both kinds of Jacobian.
 foreach(pc diagonal none block-jacobi)
   expect_ok(run "${decay}" --solver-param linear-solver=spgmr

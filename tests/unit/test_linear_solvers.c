@@ -18,8 +18,7 @@
 #error "BSIM_TEST_DATA must name the tests/data folder"
 #endif
 
-#include "tests/unit/test_check.h"
-#include "tests/unit/test_library.h"
+#include "tests/unit/linsol_harness.h"
 
 /* ---- colored finite differences ---------------------------------------- */
 
@@ -142,126 +141,45 @@ static void test_needs_pattern(void) {
 
 enum { NCHAIN = 200 };
 
-static int write_chain(const char *path, int n) {
-  FILE *fp = fopen(path, "w");
-  if (!fp) return -1;
-  fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"chain\">\n"
-              "  <simulation final-time=\"10\" rtol=\"1e-10\" "
-              "atol=\"1e-12\"/>\n  <output samples=\"21\"/>\n"
-              "  <block id=\"u\" type=\"CONST_m\"/>\n");
-  for (int k = 1; k <= n; k++)
-    fprintf(fp,
-            "  <block id=\"l%d\" type=\"CLR\"><param name=\"num\" "
-            "value=\"1\"/><param name=\"den\" value=\"[1 1]\"/></block>\n",
-            k);
-  fprintf(fp, "  <link from=\"u:1\" to=\"l1:1\"/>\n");
-  for (int k = 2; k <= n; k++)
-    fprintf(fp, "  <link from=\"l%d:1\" to=\"l%d:1\"/>\n", k - 1, k);
-  const int obs[] = {1, 5, 20, 100, 200};
-  for (size_t i = 0; i < sizeof obs / sizeof obs[0]; i++)
-    fprintf(fp, "  <observe name=\"l%d\" signal=\"l%d:1\"/>\n", obs[i], obs[i]);
-  fprintf(fp, "</diagram>\n");
-  return fclose(fp);
-}
-
-/* Lag k of a unit step through k lags 1/(s+1): the Erlang distribution
- * function 1 - e^-t sum_{i<k} t^i / i!. */
-static double erlang(int k, double t) {
-  double term = 1, sum = 0;
-  for (int i = 0; i < k; i++) {
-    sum += term;
-    term *= t / (i + 1);
-  }
-  return 1 - exp(-t) * sum;
-}
-
-static double stat_of(const bsim_sim *s, const char *name) {
-  double v;
-  const char *n;
-  for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0) return v;
-  return -1;
-}
-
-static bsim_sim *run_with(const bsim_diagram *d, const char *linsol) {
-  bsim_options o;
-  bsim_options_init(&o);
-  /* finite differences: the comparison below is about their cost (the
-   * analytic Jacobian has its own test, test_analytic_jacobian.c) */
-  const char *names[] = {"linear-solver", "jacobian"},
-             *values[] = {linsol, "fd"};
-  o.solver_param_names = names;
-  o.solver_param_values = values;
-  o.nsolver_params = 2;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, &o, &err);
-  if (s && bsim_sim_run(s, &err) != 0) {
-    bsim_sim_free(s);
-    s = NULL;
-  }
-  CHECK(s != NULL, "%s: %s", linsol, err.message);
-  return s;
-}
-
 static void test_chain(void) {
-  char path[] = "/tmp/bsim_test_linsol_XXXXXX";
-  int fd = mkstemp(path);
-  CHECK(fd >= 0, "mkstemp");
-  if (fd < 0) return;
-  close(fd);
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_diagram *d = write_chain(path, NCHAIN) == 0
-                        ? bsim_diagram_load(path, test_library(), &err)
-                        : NULL;
-  remove(path);
-  CHECK(d != NULL, "chain: %s", err.message);
+  bsim_diagram *d = load_generated(write_chain, NCHAIN);
   if (!d) return;
   const char *which[3] = {"dense", "band", "klu"};
   bsim_sim *s[3];
-  for (int k = 0; k < 3; k++)
-    s[k] = run_with(d, which[k]);
+  for (int k = 0; k < 3; k++) {
+    /* finite differences: the comparison below is about their cost (the
+     * analytic Jacobian has its own test, test_analytic_jacobian.c) */
+    const char *names[] = {"linear-solver", "jacobian"},
+               *values[] = {which[k], "fd"};
+    s[k] = run_params(d, NULL, 2, names, values);
+  }
   if (s[0] && s[1] && s[2]) {
-    size_t rows = bsim_result_rows(s[0]), cols = bsim_result_cols(s[0]);
-    const double *t = bsim_result_times(s[0]);
-    const double *ref = bsim_result_data(s[0]);
-    const int lag[] = {1, 5, 20, 100, 200};
-    double worst_exact = 0;
-    for (size_t r = 0; r < rows; r++)
-      for (size_t c = 0; c < cols; c++)
-        worst_exact =
-            fmax(worst_exact, fabs(ref[r * cols + c] - erlang(lag[c], t[r])));
+    double worst_exact = chain_error(s[0]);
     /* rtol 1e-10, atol 1e-12 on values <= 1: the global error of a smooth
      * linear chain stays far below 1e-7. */
     CHECK(worst_exact < 1e-7, "dense vs closed form: %.3g", worst_exact);
     for (int k = 1; k < 3; k++) {
-      CHECK(bsim_result_rows(s[k]) == rows && bsim_result_cols(s[k]) == cols,
-            "%s: shape", which[k]);
-      const double *v = bsim_result_data(s[k]);
-      double worst = 0;
-      for (size_t i = 0; i < rows * cols; i++)
-        worst = fmax(worst, fabs(v[i] - ref[i]));
+      double worst = max_diff(s[k], s[0]);
       /* Different Jacobian approximations change IDA's step sequence, not
        * the solution beyond the tolerances: 1e-8 at rtol 1e-10. */
       CHECK(worst <= 1e-8, "%s vs dense: max diff %.3g", which[k], worst);
       fprintf(stderr,
               "  chain %d, %-5s: max |diff to dense| %.2g, steps %g, "
               "residual evals %g\n",
-              NCHAIN, which[k], worst, stat_of(s[k], "steps"),
-              stat_of(s[k], "residual-evals"));
+              NCHAIN, which[k], worst, sim_stat(s[k], "steps"),
+              sim_stat(s[k], "residual-evals"));
     }
     fprintf(stderr,
             "  chain %d, dense: max |err| %.2g, steps %g, residual "
             "evals %g\n",
-            NCHAIN, worst_exact, stat_of(s[0], "steps"),
-            stat_of(s[0], "residual-evals"));
+            NCHAIN, worst_exact, sim_stat(s[0], "steps"),
+            sim_stat(s[0], "residual-evals"));
     /* A dense finite-difference Jacobian costs 200 residual calls, the
      * colored one 2: klu must spend far fewer. */
-    CHECK(stat_of(s[2], "residual-evals") <
-              0.5 * stat_of(s[0], "residual-evals"),
-          "klu %g residual evals, dense %g", stat_of(s[2], "residual-evals"),
-          stat_of(s[0], "residual-evals"));
+    CHECK(sim_stat(s[2], "residual-evals") <
+              0.5 * sim_stat(s[0], "residual-evals"),
+          "klu %g residual evals, dense %g", sim_stat(s[2], "residual-evals"),
+          sim_stat(s[0], "residual-evals"));
   }
   for (int k = 0; k < 3; k++)
     bsim_sim_free(s[k]);

@@ -14,92 +14,26 @@
 #include "blocksim/blocksim.h"
 #include "solvers/engine.h"
 
-#include "tests/unit/test_check.h"
-#include "tests/unit/test_library.h"
-
-static double stat_of(const bsim_sim *s, const char *name) {
-  double v;
-  const char *n;
-  for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0) return v;
-  return -1;
-}
+#include "tests/unit/linsol_harness.h"
 
 /* ---- the chain through the whole library -------------------------------- */
 
 enum { NCHAIN = 200 };
 
-static int write_chain(const char *path) {
-  FILE *fp = fopen(path, "w");
-  if (!fp) return -1;
-  fprintf(fp,
-          "<?xml version=\"1.0\"?>\n<diagram name=\"chain\">\n"
-          "  <simulation final-time=\"10\" rtol=\"1e-10\" atol=\"1e-12\"/>\n"
-          "  <output samples=\"21\"/>\n"
-          "  <block id=\"u\" type=\"CONST_m\"/>\n");
-  for (int k = 1; k <= NCHAIN; k++)
-    fprintf(fp,
-            "  <block id=\"l%d\" type=\"CLR\"><param name=\"num\" value=\"1\"/>"
-            "<param name=\"den\" value=\"[1 1]\"/></block>\n",
-            k);
-  fprintf(fp, "  <link from=\"u:1\" to=\"l1:1\"/>\n");
-  for (int k = 2; k <= NCHAIN; k++)
-    fprintf(fp, "  <link from=\"l%d:1\" to=\"l%d:1\"/>\n", k - 1, k);
-  fprintf(fp, "  <observe name=\"a\" signal=\"l1:1\"/>\n"
-              "  <observe name=\"b\" signal=\"l20:1\"/>\n"
-              "  <observe name=\"c\" signal=\"l200:1\"/>\n</diagram>\n");
-  return fclose(fp);
-}
-
-static bsim_sim *run_with(const bsim_diagram *d, int n, const char *const *nm,
-                          const char *const *val) {
-  bsim_options o;
-  bsim_options_init(&o);
-  o.solver_param_names = nm;
-  o.solver_param_values = val;
-  o.nsolver_params = n;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, &o, &err);
-  if (s && bsim_sim_run(s, &err) != 0) {
-    bsim_sim_free(s);
-    s = NULL;
-  }
-  CHECK(s != NULL, "%s=%s: %s", nm[0], val[0], err.message);
-  return s;
-}
-
 static void test_chain(void) {
-  char path[] = "/tmp/bsim_test_spgmr_XXXXXX";
-  int fd = mkstemp(path);
-  CHECK(fd >= 0, "mkstemp");
-  if (fd < 0) return;
-  close(fd);
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_diagram *d = write_chain(path) == 0
-                        ? bsim_diagram_load(path, test_library(), &err)
-                        : NULL;
-  remove(path);
-  CHECK(d != NULL, "chain: %s", err.message);
+  bsim_diagram *d = load_generated(write_chain, NCHAIN);
   if (!d) return;
   const char *dn[] = {"linear-solver"}, *dv[] = {"dense"};
-  bsim_sim *ref = run_with(d, 1, dn, dv);
+  bsim_sim *ref = run_params(d, NULL, 1, dn, dv);
   const char *pcs[] = {"none", "diagonal", "block-jacobi"};
   const char *jacs[] = {"auto", "fd"};
   for (int k = 0; k < 3 && ref; k++)
     for (int a = 0; a < 2; a++) {
       const char *nm[] = {"linear-solver", "preconditioner", "jacobian"};
       const char *val[] = {"spgmr", pcs[k], jacs[a]};
-      bsim_sim *s = run_with(d, 3, nm, val);
+      bsim_sim *s = run_params(d, NULL, 3, nm, val);
       if (!s) continue;
-      size_t rows = bsim_result_rows(ref), cols = bsim_result_cols(ref);
-      CHECK(bsim_result_rows(s) == rows && bsim_result_cols(s) == cols,
-            "%s: shape", pcs[k]);
-      double worst = 0;
-      const double *v = bsim_result_data(s), *r = bsim_result_data(ref);
-      for (size_t i = 0; i < rows * cols && bsim_result_rows(s) == rows; i++)
-        worst = fmax(worst, fabs(v[i] - r[i]));
+      double worst = max_diff(s, ref);
       /* GMRES stops at IDA's default linear tolerance (0.05 of the Newton
        * tolerance), so Newton corrections differ from a direct solve by a
        * fraction of the local error test; at rtol 1e-10 on values <= 1 the
@@ -109,10 +43,10 @@ static void test_chain(void) {
       fprintf(stderr,
               "  chain %d, spgmr/%-12s jacobian=%-4s: max |diff to dense| "
               "%.2g, steps %g, residual evals %g, jacobian evals %g\n",
-              NCHAIN, pcs[k], jacs[a], worst, stat_of(s, "steps"),
-              stat_of(s, "residual-evals"), stat_of(s, "jacobian-evals"));
+              NCHAIN, pcs[k], jacs[a], worst, sim_stat(s, "steps"),
+              sim_stat(s, "residual-evals"), sim_stat(s, "jacobian-evals"));
       if (k > 0)
-        CHECK(stat_of(s, "jacobian-evals") > 0,
+        CHECK(sim_stat(s, "jacobian-evals") > 0,
               "%s: no preconditioner setup counted", pcs[k]);
       bsim_sim_free(s);
     }

@@ -374,7 +374,8 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   return e;
 
 fail:
-  bsim_sun_setup_failed(&e->sun, step, flag, msg, msglen);
+  if (!bsim_linsys_explain_failure(&e->lin, type->name, p->n, msg, msglen))
+    bsim_sun_setup_failed(&e->sun, step, flag, msg, msglen);
   cv_free(e);
   return NULL;
 }

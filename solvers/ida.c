@@ -364,14 +364,7 @@ static bsim_engine *ida_create(const bsim_problem *p,
   return e;
 
 fail:
-  if (flag == IDA_MEM_FAIL && !e->ls && v[P_LINSOL].choice == LS_DENSE)
-    /* n^2 doubles: the dense solver is what fails first on a large system */
-    snprintf(msg, msglen,
-             "ida: no memory for the dense linear solver's %ld x %ld matrix "
-             "(%.3g GB) (hint: --solver-param linear-solver=klu, the sparse "
-             "solver, for large systems)",
-             (long)p->n, (long)p->n, 8e-9 * (double)p->n * (double)p->n);
-  else
+  if (!bsim_linsys_explain_failure(&e->lin, "ida", p->n, msg, msglen))
     bsim_sun_setup_failed(&e->sun, step, flag, msg, msglen);
   ida_free(e);
   return NULL;

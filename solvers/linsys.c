@@ -133,6 +133,7 @@ int bsim_linsys_create(bsim_linsys *L, const bsim_problem *p, int form,
     rc = make_band(L, p, w, y, ctx);
   } else {
     L->A = SUNDenseMatrix(p->n, p->n, ctx);
+    L->dense_failed = !L->A;
     L->ls = L->A ? SUNLinSol_Dense(y, L->A, ctx) : NULL;
     rc = L->ls ? 0 : -1;
   }
@@ -153,6 +154,17 @@ void bsim_linsys_free(bsim_linsys *L) {
   L->A = NULL;
   L->jac = NULL;
   L->prec = NULL;
+}
+
+int bsim_linsys_explain_failure(const bsim_linsys *L, const char *engine, int n,
+                                char *msg, size_t msglen) {
+  if (!L->dense_failed) return 0;
+  snprintf(msg, msglen,
+           "%s: no memory for the dense linear solver's %ld x %ld matrix "
+           "(%.3g GB) (hint: --solver-param linear-solver=klu, the sparse "
+           "solver, for large systems)",
+           engine, (long)n, (long)n, 8e-9 * (double)n * (double)n);
+  return 1;
 }
 
 void bsim_linsys_fill(const bsim_linsys *L, SUNMatrix J) {

@@ -82,7 +82,8 @@ typedef struct bsim_linsys {
   /* Jacobian values for the matrix or the preconditioner; NULL when the
    * package's own difference quotients fill the matrix */
   bsim_njac *jac;
-  bsim_prec *prec; /* spgmr with a preconditioner */
+  bsim_prec *prec;  /* spgmr with a preconditioner */
+  int dense_failed; /* no memory for the dense solver's n x n matrix */
 } bsim_linsys;
 
 /* Build the matrix and linear solver v asks for (v is the engine's table
@@ -95,6 +96,12 @@ int bsim_linsys_create(bsim_linsys *L, const bsim_problem *p, int form,
                        const bsim_param_value *v, int first, N_Vector y,
                        SUNContext ctx);
 void bsim_linsys_free(bsim_linsys *L);
+
+/* After the engine's setup failed: when it was for want of the dense
+ * solver's n x n matrix, say so in msg with the sparse solver as a hint and
+ * return 1 (n^2 doubles are what fails first on a large system); else 0. */
+int bsim_linsys_explain_failure(const bsim_linsys *L, const char *engine, int n,
+                                char *msg, size_t msglen);
 
 /* The last Jacobian values into J: the pattern and values of a sparse
  * matrix, or scattered into a dense or band one (entries outside a band

@@ -44,6 +44,7 @@ static const struct {
     {bsim_counting_types, &bsim_counting_ntypes},
     {bsim_matrix_types, &bsim_matrix_ntypes},
     {bsim_tag_types, &bsim_tag_ntypes},
+    {bsim_switching_types, &bsim_switching_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

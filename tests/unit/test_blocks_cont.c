@@ -61,6 +61,13 @@ static void layouts(void) {
       "matinv_inverted_pendulum.txt",
       "rootcoef_inverted_pendulum.txt",
       "mateig_inverted_pendulum.txt",
+      "convert_demo_datatype.txt",
+      "convert_back_demo_datatype.txt",
+      "select_m_goto_demo.txt",
+      "relationalop_goto_demo.txt",
+      "m_switch_switching.txt",
+      "m_switch_vector_switching.txt",
+      "relationalop_zc_switching.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -288,6 +295,58 @@ static void matrix_errors(void) {
   done(&h);
 }
 
+/* CONVERT's code for every (input type, output type, overflow) triple is
+ * Xcos's (tests/data/xcos/cont/convert_ipar.txt, made by
+ * convert_ipar.sce); the refusals of the selection blocks. */
+static void switching_defines(void) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/xcos/cont/convert_ipar.txt", BSIM_TEST_DATA);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot open %s", path);
+  int it, ot, np, code, n = 0;
+  const char *cn[] = {"in-type", "out-type", "overflow"};
+  while (f && fscanf(f, "%d %d %d %d", &it, &ot, &np, &code) == 4) {
+    harness h;
+    mk(&h, "CONVERT", 0, 0, NULL);
+    define_into(&h, 3, cn, (bsim_value[]){SCALAR(it), SCALAR(ot), SCALAR(np)});
+    CHECK(h.m.nipar == 1 && h.m.ipar[0] == code,
+          "CONVERT %d -> %d, overflow %d: code %d, Xcos %d", it, ot, np,
+          h.m.nipar ? h.m.ipar[0] : -1, code);
+    done(&h);
+    n++;
+  }
+  if (f) fclose(f);
+  CHECK(n == 192, "convert_ipar.txt has %d triples, expected 192", n);
+  define_fails("CONVERT", 3, cn,
+               (bsim_value[]){SCALAR(1), SCALAR(9), SCALAR(0)}, "'out-type'");
+  define_fails("SELECT_m", 3, (const char *[]){"datatype", "in", "z0"},
+               (bsim_value[]){SCALAR(1), SCALAR(2), SCALAR(3)}, "'z0'");
+  define_fails("M_SWITCH", 3, (const char *[]){"in", "base", "rule"},
+               (bsim_value[]){SCALAR(2), SCALAR(2), SCALAR(1)}, "'base'");
+  define_fails("RELATIONALOP", 3,
+               (const char *[]){"operator", "zero-crossing", "datatype"},
+               (bsim_value[]){SCALAR(6), SCALAR(0), SCALAR(1)}, "'operator'");
+}
+
+/* CONVERT refuses an overflow when told to (overflow = 2), with the
+ * value and the element, recoverable while integrating. */
+static void convert_overflow(void) {
+  harness h;
+  bsim_block *b = mk(&h, "CONVERT", 1, 1, (const int[]){2, 1, 2, 1});
+  define_into(&h, 3, (const char *[]){"in-type", "out-type", "overflow"},
+              (bsim_value[]){SCALAR(1), SCALAR(5), SCALAR(2)});
+  call(&h, BSIM_FLAG_INIT);
+  h.in[0][0] = 3.7;
+  h.in[0][1] = -130;
+  b->phase = BSIM_PHASE_CONTINUOUS;
+  call(&h, BSIM_FLAG_OUTPUTS);
+  CHECK(h.errs.recoverable && strstr(h.errs.last_recoverable, "-130") &&
+            strstr(h.errs.last_recoverable, "element 2"),
+        "CONVERT overflow: %s", h.errs.last_recoverable);
+  CHECK_NEAR(h.out[0][0], 3, "CONVERT truncates toward 0");
+  done(&h);
+}
+
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
  * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
  * its output during the initial fixed point, as Xcos's flag 6 does. */
@@ -355,6 +414,8 @@ int main(void) {
   spline_closed_forms();
   mateig_vs_scilab();
   matrix_errors();
+  switching_defines();
+  convert_overflow();
   numeric_failures();
   sat_f();
   if (failures) {

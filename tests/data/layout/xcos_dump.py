@@ -68,8 +68,8 @@ def main():
                                 ("ExplicitOutputPort", "out", "out2")):
             ps = sorted(byk.get(tag, []), key=lambda p: int(p.get("ordering")))
             if ps:
-                print(rows, " ".join(p.get("dataLines") for p in ps))
-                print(cols, " ".join(p.get("dataColumns") for p in ps))
+                print(rows, " ".join(p.get("dataLines", "?") for p in ps))
+                print(cols, " ".join(p.get("dataColumns", "?") for p in ps))
         ev = sorted(byk.get("CommandPort", []), key=lambda p: int(p.get("ordering")))
         if ev:
             print("firing", " ".join(num(p.get("initialState")) for p in ev))

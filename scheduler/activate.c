@@ -172,12 +172,14 @@ int bsim_run_is_due(const run_state *r, double t) {
   return t <= r->t || t - r->t < r->s->ttol;
 }
 
-/* The next event due at r->t from either calendar, in (time, seq) order. */
+/* The next event due at r->t from either calendar, in (time, seq) order.
+ * The run ends at the final time: as in Xcos, events due exactly then are
+ * not served (a scope on a clock records no row at the final time). */
 static bsim_calendar *due(run_state *r, int only_hot) {
   const bsim_event *c = only_hot ? NULL : bsim_calendar_peek(&r->crit);
   const bsim_event *h = bsim_calendar_peek(&r->hot);
-  if (c && !bsim_run_is_due(r, c->t)) c = NULL;
-  if (h && !bsim_run_is_due(r, h->t)) h = NULL;
+  if (c && (!bsim_run_is_due(r, c->t) || c->t >= r->s->tf)) c = NULL;
+  if (h && (!bsim_run_is_due(r, h->t) || h->t >= r->s->tf)) h = NULL;
   if (c && (!h || c->t < h->t || (c->t == h->t && c->seq < h->seq)))
     return &r->crit;
   return h ? &r->hot : NULL;

@@ -233,6 +233,9 @@ static int step(run_state *r, bsim_error *err) {
   double tout = r->s->times[r->next_sample];
   double tcrit = bsim_calendar_next(&r->crit),
          thot = bsim_calendar_next(&r->hot);
+  /* events at or after the final time are never served (activate.c) */
+  if (tcrit >= r->s->tf) tcrit = INFINITY;
+  if (thot >= r->s->tf) thot = INFINITY;
   double target = fmin(tout, fmin(tcrit, thot));
   et->set_stop_time(r->eng, tcrit <= r->s->tf ? tcrit : r->t);
   bsim_adv_status st = BSIM_ADV_OK;

@@ -4,6 +4,7 @@
  * lookups that the reader and the flattener share.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ void dg_diagram_free(dg_diagram *d) {
     free(b->type);
     dg_diagram_free(b->sub);
     free_params(b->params, b->nparams);
+    free(b->gui);
+    if (b->stored) bsim_model_clear(b->stored);
+    free(b->stored);
   }
   free(d->blocks);
   for (int i = 0; i < d->nlinks; i++) {
@@ -46,6 +50,7 @@ void bsim_diagram_free(bsim_diagram *d) {
   free(d->file);
   dg_diagram_free(d->root);
   free(d->settings.solver);
+  free(d->settings.solver_fallback);
   free_params(d->settings.solver_params, d->settings.nsolver_params);
   for (int i = 0; i < d->nobserves; i++) {
     free(d->observes[i].name);
@@ -54,6 +59,48 @@ void bsim_diagram_free(bsim_diagram *d) {
   free(d->observes);
   bsim_library_release(d->lib);
   free(d);
+}
+
+/* Copy n elements of size `size` from src into a fresh array (never empty,
+ * as the model helpers allocate; a NULL src stays NULL). -1 when out of
+ * memory. */
+static int dup_array(void **dst, const void *src, int n, size_t size) {
+  *dst = NULL;
+  if (!src) return 0;
+  *dst = calloc(n > 0 ? (size_t)n : 1, size);
+  if (!*dst) return -1;
+  if (n > 0) memcpy(*dst, src, (size_t)n * size);
+  return 0;
+}
+
+int dg_model_copy(bsim_model *dst, const bsim_model *src) {
+  *dst = *src;
+  dst->in = dst->in2 = dst->dep_u = dst->out = dst->out2 = NULL;
+  dst->firing = dst->x0 = dst->z0 = dst->rpar = NULL;
+  dst->ipar = dst->zcdirs = NULL;
+  dst->opar = NULL;
+  dst->nopar = 0;
+  int bad =
+      dup_array((void **)&dst->in, src->in, src->nin, sizeof(int)) ||
+      dup_array((void **)&dst->in2, src->in2, src->nin, sizeof(int)) ||
+      dup_array((void **)&dst->dep_u, src->dep_u, src->nin, sizeof(int)) ||
+      dup_array((void **)&dst->out, src->out, src->nout, sizeof(int)) ||
+      dup_array((void **)&dst->out2, src->out2, src->nout, sizeof(int)) ||
+      dup_array((void **)&dst->firing, src->firing, src->nevout,
+                sizeof(double)) ||
+      dup_array((void **)&dst->x0, src->x0, src->nx, sizeof(double)) ||
+      dup_array((void **)&dst->z0, src->z0, src->nz, sizeof(double)) ||
+      dup_array((void **)&dst->rpar, src->rpar, src->nrpar, sizeof(double)) ||
+      dup_array((void **)&dst->ipar, src->ipar, src->nipar, sizeof(int)) ||
+      dup_array((void **)&dst->zcdirs, src->zcdirs, src->zcdirs ? src->ng : 0,
+                sizeof(int));
+  for (int i = 0; !bad && i < src->nopar; i++)
+    bad = bsim_model_add_opar(dst, &src->opar[i]) != 0;
+  if (bad) {
+    bsim_model_clear(dst);
+    return -1;
+  }
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -147,6 +194,62 @@ int dg_param_find(const bsim_block_type *t, const char *name) {
   for (int i = 0; i < t->nparams; i++)
     if (strcmp(t->params[i].name, name) == 0) return i;
   return -1;
+}
+
+int dg_parse_portref(const char *text, dg_portref *out) {
+  const char *colon = strrchr(text, ':');
+  char *end = NULL;
+  long port = 0;
+  if (colon && colon[1] >= '0' && colon[1] <= '9') {
+    errno = 0;
+    port = strtol(colon + 1, &end, 10);
+    if (errno || *end) port = 0;
+  }
+  if (!colon || colon == text || port < 1 || port > INT32_MAX) return -1;
+  out->block = strndup(text, (size_t)(colon - text));
+  out->port = (int)port;
+  return out->block ? 0 : -2;
+}
+
+const char *bsim_diagram_format(const bsim_diagram *d) {
+  return d && d->format ? d->format : "native";
+}
+
+int bsim_diagram_observe(bsim_diagram *d, const char *name, const char *signal,
+                         bsim_error *err) {
+  if (!d || !name || !*name || !signal) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "observe: empty name (write NAME=PATH:PORT)");
+    return -1;
+  }
+  for (int i = 0; i < d->nobserves; i++)
+    if (strcmp(d->observes[i].name, name) == 0) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "observe '%s': the name is already used (names must "
+                     "be unique)",
+                     name);
+      return -1;
+    }
+  dg_observe o = {0};
+  int rc = dg_parse_portref(signal, &o.signal);
+  if (rc == -1) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "observe '%s': bad signal '%s': expected PATH:PORT with "
+                   "the output port counted from 1 (e.g. 'plant/x:1')",
+                   name, signal);
+    return -1;
+  }
+  dg_observe *g =
+      rc ? NULL : realloc(d->observes, (size_t)(d->nobserves + 1) * sizeof *g);
+  if (!g || !(o.name = strdup(name))) {
+    if (g) d->observes = g;
+    free(o.signal.block);
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  d->observes = g;
+  d->observes[d->nobserves++] = o;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -23,6 +23,14 @@ typedef struct dg_block {
   dg_param *params;
   int nparams;
   int line;
+  /* Xcos import only (NULL otherwise). gui: the block's Xcos interface
+   * function, for messages and `convert`. stored: the run-time model the
+   * file stores for a block whose type has no mapping of its dialog
+   * fields (bsim_block_type.xcos_exprs); flattening then uses a copy of it
+   * instead of running the type's define step, and the block has no named
+   * parameters. Both owned. */
+  char *gui;
+  bsim_model *stored;
 } dg_block;
 
 /* A port reference "block:port" (port counted from 1). */
@@ -75,6 +83,10 @@ typedef struct dg_settings {
    * Xcos's toleranceOnTime (ttol) does; < 0 = not given (0). */
   double ttol;
   char *solver;
+  /* The engine to use instead of `solver` when that one integrates ODEs
+   * only and the system has algebraic unknowns (Xcos files: Scilab also
+   * switches its ODE solvers to an implicit one then); NULL = refuse. */
+  char *solver_fallback;
   long samples;
   int spacing; /* -1 not given, else bsim_spacing */
   /* <solver-param name value> inside <simulation>, in file order; names
@@ -84,7 +96,8 @@ typedef struct dg_settings {
 } dg_settings;
 
 struct bsim_diagram {
-  char *file; /* path as given, for messages */
+  char *file;         /* path as given, for messages */
+  const char *format; /* "native", "xcos", "zcos" (static); NULL = native */
   /* The block types the diagram was read against: a reference to the
    * caller's library, or to a child of it holding the plugins the file
    * names (<library path>). Readers set it before resolving any type. */
@@ -99,5 +112,11 @@ struct bsim_diagram {
 };
 
 void dg_diagram_free(dg_diagram *d);
+/* "block:port" (port from 1; the block part may be a path) into *out
+ * (out->block malloc'ed). 0, -1 on a syntax error, -2 out of memory. */
+int dg_parse_portref(const char *text, dg_portref *out);
+/* A deep copy of a model into a zeroed *dst; 0, or -1 out of memory (dst
+ * then cleared). */
+int dg_model_copy(bsim_model *dst, const bsim_model *src);
 
 #endif

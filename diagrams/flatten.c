@@ -149,6 +149,22 @@ static int port_role(const bsim_model *m) {
   return m->nin == 0 ? PORT_IN : PORT_OUT;
 }
 
+/* An Xcos block whose type has no mapping of its dialog: its model is the
+ * one the file stores, copied (the diagram may be flattened again). */
+static int stored_leaf(fl *f, const dg_block *b, node *n) {
+  if (b->nparams > 0) {
+    bsim_error_set(f->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): unknown parameter '%s': this "
+                   "block runs on the model data stored in the Xcos file "
+                   "and has no named parameters",
+                   f->file, b->params[0].line ? b->params[0].line : b->line,
+                   n->path, b->gui ? b->gui : n->type->name, b->params[0].name);
+    return -1;
+  }
+  if (dg_model_copy(&n->model, b->stored) != 0) return dg_fl_nomem(f);
+  return 0;
+}
+
 static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
                     const bsim_scope *scope) {
   const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
@@ -170,6 +186,7 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
   n->line = b->line;
   n->inst = instid;
   n->flat = -1;
+  if (b->stored) return stored_leaf(f, b, n);
   bsim_value *values =
       t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
   if (t->nparams && !values) return dg_fl_nomem(f);
@@ -514,6 +531,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
     out->lib = bsim_library_retain(d->lib);
     out->settings = d->settings;
     out->settings.solver = NULL;
+    out->settings.solver_fallback = NULL;
     /* the run takes solver parameters from the diagram itself; the flat
      * copy must not alias an array it does not own */
     out->settings.solver_params = NULL;

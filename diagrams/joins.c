@@ -287,17 +287,21 @@ static int resolve_observe(fl *f, const dg_observe *o, bsim_flat_observe *fo) {
       if (port < nports) ni = f->insts[i].out_node[port];
       port = 0; /* the OUT_f's pass-through output */
     }
+  /* An observe from the command line (--observe) has no line. */
+  char where[64] = "";
+  if (o->line > 0) snprintf(where, sizeof where, ":%d", o->line);
+  const char *cli = o->line > 0 ? "" : " (--observe)";
   if (nports < 0) {
     bsim_error_set(f->err, BSIM_ERR_INPUT,
-                   "%s:%d: observe '%s': no block or superblock '%s' (use a "
+                   "%s%s: observe '%s'%s: no block or superblock '%s' (use a "
                    "path such as 'sb/inner/x:1')",
-                   f->file, o->line, o->name, o->signal.block);
+                   f->file, where, o->name, cli, o->signal.block);
     return -1;
   }
   if (ni < 0) {
     bsim_error_set(f->err, BSIM_ERR_INPUT,
-                   "%s:%d: observe '%s': '%s' has %d output port(s), not %d",
-                   f->file, o->line, o->name, o->signal.block, nports,
+                   "%s%s: observe '%s'%s: '%s' has %d output port(s), not %d",
+                   f->file, where, o->name, cli, o->signal.block, nports,
                    o->signal.port);
     return -1;
   }

@@ -15,32 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
 #include "diagrams/dg_util.h"
+#include "diagrams/load.h"
 #include "schema_rng.h" /* generated from diagrams/schema.rng by CMake */
-
-/* The first problem libxml2 reports, kept for the message; and the bytes
- * entity references have expanded to so far. */
-typedef struct first_error {
-  int have;
-  int line;
-  char msg[1024];
-  size_t expanded;
-} first_error;
-
-/* Total replacement text entity references may produce: libxml2's own
- * bound on one text without XML_PARSE_HUGE. A diagram needs no more; a
- * 100 KB entity used 2000 times (200 MB) took 30 s and 400 MB before
- * libxml2 noticed nothing. */
-enum { MAX_ENTITY_EXPANSION = 10000000 };
-/* libxml2's depth bound without XML_PARSE_HUGE: <diagram>, each
- * <superblock>, the <block> and <param> inside the deepest. */
-enum { MAX_XML_DEPTH = 256 };
 
 /* Attributes of each element, required ones first: libxml2 reports a
  * missing attribute without a line, so the reader finds it itself. */
@@ -73,56 +55,8 @@ typedef struct reader {
   bsim_error *err;
 } reader;
 
-static void keep_first(first_error *fe, const xmlError *e) {
-  if (fe->have || !e || e->level < XML_ERR_ERROR) return;
-  fe->have = 1;
-  fe->line = e->line;
-  snprintf(fe->msg, sizeof fe->msg, "%s", e->message ? e->message : "error");
-  size_t n = strlen(fe->msg);
-  while (n > 0 && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
-    fe->msg[--n] = '\0';
-}
-
-/* The parser hands its own context as user data; ours rides in _private. */
-static void on_parse_error(void *data, xmlErrorPtr e) {
-  xmlParserCtxtPtr c = data;
-  first_error *fe = c->_private;
-  int had = fe->have;
-  keep_first(fe, e);
-  /* libxml2's hint (XML_PARSE_HUGE) is no option for a user: say what the
-   * bound means for a diagram */
-  if (!had && fe->have && strstr(fe->msg, "Excessive depth in document"))
-    snprintf(fe->msg, sizeof fe->msg,
-             "superblocks nested too deep: the XML reader keeps libxml2's "
-             "bound of %d nested elements against hostile files, about %d "
-             "levels of superblocks",
-             MAX_XML_DEPTH, MAX_XML_DEPTH - 2);
-}
-
-/* Every entity reference, in content or in an attribute value, is
- * resolved through the SAX handler's getEntity: count what it expands to
- * and stop the parser past the bound. */
-static xmlEntityPtr counted_entity(void *data, const xmlChar *name) {
-  xmlParserCtxtPtr c = data;
-  first_error *fe = c->_private;
-  xmlEntityPtr ent = xmlSAX2GetEntity(data, name);
-  if (ent && ent->etype != XML_INTERNAL_PREDEFINED_ENTITY && ent->length > 0)
-    fe->expanded += (size_t)ent->length;
-  if (fe->expanded > MAX_ENTITY_EXPANSION && !fe->have) {
-    fe->have = 1;
-    fe->line = xmlSAX2GetLineNumber(data);
-    snprintf(fe->msg, sizeof fe->msg,
-             "entity references expand to more than %d bytes (the bound "
-             "libxml2 sets on one text without XML_PARSE_HUGE; a diagram "
-             "needs no such expansion)",
-             MAX_ENTITY_EXPANSION);
-    xmlStopParser(c);
-  }
-  return ent;
-}
-
 static void on_schema_error(void *data, xmlErrorPtr e) {
-  keep_first(data, e);
+  dg_xml_keep_first(data, e);
 }
 
 static void *nomem(reader *r) {
@@ -158,26 +92,16 @@ static int parse_portref(reader *r, xmlNodePtr n, const char *which,
                          dg_portref *out) {
   char *text = attr(n, which);
   if (!text) return nomem(r), -1;
-  const char *colon = strrchr(text, ':');
-  char *end = NULL;
-  long port = 0;
-  if (colon && colon[1] >= '0' && colon[1] <= '9') {
-    errno = 0;
-    port = strtol(colon + 1, &end, 10);
-    if (errno || *end) port = 0;
-  }
-  if (!colon || colon == text || port < 1 || port > INT32_MAX) {
+  int rc = dg_parse_portref(text, out);
+  if (rc == -1)
     bsim_error_set(r->err, BSIM_ERR_INPUT,
                    "%s:%d: bad port reference '%s' in <%s %s>: expected "
                    "block:port with the port counted from 1 (e.g. 'x:1')",
                    r->file, line_of(n), text, (const char *)n->name, which);
-    free(text);
-    return -1;
-  }
-  text[colon - text] = '\0';
-  out->block = text;
-  out->port = (int)port;
-  return 0;
+  else if (rc)
+    nomem(r);
+  free(text);
+  return rc ? -1 : 0;
 }
 
 static int read_params(reader *r, xmlNodePtr parent, const char *child,
@@ -535,7 +459,7 @@ static int diagnose(xmlNodePtr n, char *msg, size_t len, int *line) {
 
 /* Schema validation; 0 if valid. */
 static int validate(const char *file, xmlDocPtr doc, bsim_error *err) {
-  first_error fe = {0};
+  dg_xml_error fe = {0};
   int rc = -1;
   xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(
       (const char *)bsim_schema_rng, (int)sizeof bsim_schema_rng - 1);
@@ -613,49 +537,15 @@ static void init_settings(dg_settings *s) {
   s->spacing = -1;
 }
 
-bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
-                                bsim_error *err) {
-  if (!path) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "no diagram file given");
-    return NULL;
-  }
-  if (!lib) {
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "%s: no block library given (hint: create one with "
-                   "bsim_library_create)",
-                   path);
-    return NULL;
-  }
-  /* Idempotent; lets libxml2 set up its tables before any parse. */
-  xmlInitParser();
-  size_t len = 0;
-  char *text = dg_slurp(path, &len, err);
-  if (!text) return NULL;
-  bsim_diagram *d = NULL;
-  first_error fe = {0};
-  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-  xmlDocPtr doc = NULL;
-  if (!ctxt || !ctxt->sax) {
-    bsim_error_set(err, BSIM_ERR_NOMEM, "%s: out of memory", path);
-    goto done;
-  }
-  ctxt->_private = &fe;
-  ctxt->sax->serror = on_parse_error;
-  ctxt->sax->getEntity = counted_entity;
-  doc = xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
-                          XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-  if (!doc || fe.have) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "%s:%d: %s", path, fe.line,
-                   fe.have ? fe.msg : "not a well-formed XML document");
-    goto done;
-  }
-  if (validate(path, doc, err)) goto done;
+bsim_diagram *dg_native_read(const char *path, xmlDocPtr doc,
+                             const bsim_library *lib, bsim_error *err) {
+  if (validate(path, doc, err)) return NULL;
   reader r = {path, lib, err};
-  d = calloc(1, sizeof *d);
+  bsim_diagram *d = calloc(1, sizeof *d);
   if (!d || !(d->file = strdup(path))) {
     free(d);
-    d = nomem(&r);
-    goto done;
+    nomem(&r);
+    return NULL;
   }
   init_settings(&d->settings);
   d->lib = r.lib = read_libraries(&r, xmlDocGetRootElement(doc), lib);
@@ -664,9 +554,5 @@ bsim_diagram *bsim_diagram_load(const char *path, const bsim_library *lib,
     bsim_diagram_free(d);
     d = NULL;
   }
-done:
-  xmlFreeDoc(doc);
-  xmlFreeParserCtxt(ctxt);
-  free(text);
   return d;
 }

@@ -3,11 +3,12 @@
 # Runs as root, or through sudo when available.
 set -eu
 # Build: compiler, CMake, SUNDIALS, libxml2, GSL, LAPACK (MATEIG's
-# eigensolvers, as Scilab's); .zcos (libzip); results
+# eigensolvers, as Scilab's); .zcos (libzip; zlib for the tests' gzipped
+# reference data); results
 # (matio, HDF5); plots (cairo); sweeps over MPI (OpenMPI); fuzzing and
 # sanitizers (clang with its runtime).
 PKGS="build-essential cmake pkg-config libsundials-dev libxml2-dev libgsl-dev
-      liblapack-dev libzip-dev libmatio-dev libhdf5-dev hdf5-tools libcairo2-dev
+      liblapack-dev libzip-dev zlib1g-dev libmatio-dev libhdf5-dev hdf5-tools libcairo2-dev
       libopenmpi-dev openmpi-bin clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do

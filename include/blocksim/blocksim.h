@@ -39,17 +39,33 @@ BSIM_API void bsim_process_init(void);
 
 typedef struct bsim_diagram bsim_diagram;
 
-/* Parse and validate a native XML diagram, whose block types are looked up
- * in lib. The diagram, and every sim or analysis made from it, keeps lib:
- * free lib only after them. NULL on error (err says why). */
+/* Read a diagram - blocksim's native XML, or an Xcos .xcos (XML) or .zcos
+ * (zip) file, recognised by content, not by name - whose block types are
+ * looked up in lib. The diagram, and every sim or analysis made from it,
+ * keeps lib: free lib only after them. NULL on error (err says why). */
 BSIM_API bsim_diagram *
 bsim_diagram_load(const char *path, const bsim_library *lib, bsim_error *err);
+/* The same from bytes in memory; name is used in messages. */
+BSIM_API bsim_diagram *bsim_diagram_load_memory(const char *name,
+                                                const void *data, size_t len,
+                                                const bsim_library *lib,
+                                                bsim_error *err);
 BSIM_API void bsim_diagram_free(bsim_diagram *d);
 
 /* Override before running: "outer/inner/block.param" sets a block parameter,
  * a bare "name" a top-level context variable. value is an expression. */
 BSIM_API int bsim_diagram_override(bsim_diagram *d, const char *target,
                                    const char *value, bsim_error *err);
+
+/* Observe one more signal: an output port "outer/inner/block:PORT" (or a
+ * superblock's output) recorded at the sample times under `name`, as the
+ * native format's <observe>. Checked when the run is created. 0, or -1
+ * (status 2) for an empty or repeated name or a malformed signal. */
+BSIM_API int bsim_diagram_observe(bsim_diagram *d, const char *name,
+                                  const char *signal, bsim_error *err);
+
+/* The format the diagram was read from: "native", "xcos" or "zcos". */
+BSIM_API const char *bsim_diagram_format(const bsim_diagram *d);
 
 /* The run-time model a block type builds from its default parameters
  * (ports, sizes, states), for documentation. 0, or -1 with err set when a
@@ -179,6 +195,11 @@ BSIM_API const double *bsim_result_data(const bsim_sim *s);
  * not NULL) receives how many more were not kept (beyond 1000). */
 BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
                                          long *dropped);
+
+/* The engine the run uses: the options', else the diagram's, else "ida"
+ * (an Xcos file's ODE solver gives way to "ida" when the system has
+ * algebraic unknowns, as Scilab switches to an implicit solver). */
+const char *bsim_sim_solver(const bsim_sim *s);
 
 /* Run statistics, as name/value pairs in kebab-case (steps,
  * residual-evals, ...). Returns NULL past the end. */

@@ -1,0 +1,312 @@
+/*
+ * What an Xcos block computes with. Scilab re-evaluates every block's
+ * dialog fields (exprs) in the context before each run, so the model data
+ * stored in a file can be stale; blocksim does the same for every type
+ * that maps its dialog fields to its native parameters
+ * (bsim_block_type.xcos_exprs): each field's text becomes the parameter's
+ * expression and the type's define step builds the model. A type without
+ * that mapping runs on the model stored in the file, provided the stored
+ * simulation function is one blocksim has. Superblock port blocks take
+ * their port number from ipar(1), as Scilab does.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagrams/dg_util.h"
+#include "diagrams/xcos/xcos_int.h"
+
+static int set_type(xc_ctx *c, dg_block *out, const char *name) {
+  if (!(out->type = strdup(name))) return xc_nomem(c);
+  return 0;
+}
+
+static int add_param(xc_ctx *c, dg_block *out, const char *name,
+                     const char *text, int line) {
+  dg_param *g =
+      realloc(out->params, (size_t)(out->nparams + 1) * sizeof *out->params);
+  if (!g) return xc_nomem(c);
+  out->params = g;
+  dg_param *p = &g[out->nparams];
+  p->name = strdup(name);
+  p->expr = strdup(text ? text : "");
+  p->line = line;
+  if (!p->name || !p->expr) {
+    free(p->name);
+    free(p->expr);
+    return xc_nomem(c);
+  }
+  out->nparams++;
+  return 0;
+}
+
+static int port_block(xc_ctx *c, const xc_block *xb, const char *path,
+                      dg_block *out) {
+  if (strcmp(xb->port_role, "INIMPL_f") == 0 ||
+      strcmp(xb->port_role, "OUTIMPL_f") == 0) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s) is an implicit superblock port: "
+                   "Modelica and electrical blocks are not supported yet",
+                   c->file, xb->line, path, xb->gui);
+    return -1;
+  }
+  double port = sciv_num(xb->ipar, 0, -1);
+  const char *text = sciv_str(xb->exprs, 0);
+  char buf[32];
+  if (port >= 1) {
+    snprintf(buf, sizeof buf, "%.0f", port);
+    text = buf;
+  }
+  if (set_type(c, out, xb->port_role)) return -1;
+  return text ? add_param(c, out, "port", text, xb->line) : 0;
+}
+
+/* Entries of one alternative of a mapping (0 for an empty one). */
+static int count_entries(const char *alt, size_t len) {
+  if (len == 0) return 0;
+  int n = 1;
+  for (size_t i = 0; i < len; i++)
+    n += alt[i] == ',';
+  return n;
+}
+
+/* The alternative of t->xcos_exprs for n dialog fields: the one with
+ * exactly n entries, else the first when it has at least n (older dialogs
+ * had fewer trailing fields). NULL when none fits. */
+static const char *pick_alternative(const char *map, int n, size_t *len) {
+  const char *first = map;
+  size_t first_len = strcspn(map, "|");
+  for (const char *a = map;;) {
+    size_t l = strcspn(a, "|");
+    if (count_entries(a, l) == n) {
+      *len = l;
+      return a;
+    }
+    if (!a[l]) break;
+    a += l + 1;
+  }
+  *len = first_len;
+  return count_entries(first, first_len) >= n ? first : NULL;
+}
+
+static int same_value(const char *field, const char *want) {
+  char *e1, *e2;
+  double a = strtod(field, &e1), b = strtod(want, &e2);
+  while (*e1 == ' ')
+    e1++;
+  if (e1 != field && !*e1 && e2 != want && !*e2) return a == b;
+  while (*field == ' ')
+    field++;
+  return strcmp(field, want) == 0;
+}
+
+/* One entry applied to one field's text: "-" ignores it, "=V" requires the
+ * value V, "name" sets a parameter, "name(T)" sets it to T with each '$'
+ * replaced by the field in parentheses (a conversion). */
+static int apply_entry(xc_ctx *c, const xc_block *xb, const char *path,
+                       const bsim_block_type *t, const char *entry, size_t len,
+                       int k, const char *text, dg_block *out) {
+  char e[128];
+  snprintf(e, sizeof e, "%.*s", (int)(len < 127 ? len : 127), entry);
+  if (strcmp(e, "-") == 0) return 0;
+  if (e[0] == '=') {
+    if (same_value(text, e + 1)) return 0;
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): dialog field %d is '%s'; "
+                   "blocksim supports only %s there",
+                   c->file, xb->line, path, xb->gui, k + 1, text, e + 1);
+    return -1;
+  }
+  char *paren = strchr(e, '(');
+  if (paren) *paren = '\0';
+  /* Scilab's dialogs evaluate a numeric field as "[" text "]", so that
+   * "1 3 5" is a vector and "" the empty matrix; text fields are taken as
+   * they are. */
+  int k_param = dg_param_find(t, e);
+  int numeric = k_param < 0 || t->params[k_param].kind == BSIM_PARAM_REAL;
+  size_t fl0 = strlen(text);
+  char *value = malloc(fl0 + 3);
+  if (!value) return xc_nomem(c);
+  snprintf(value, fl0 + 3, numeric ? "[%s]" : "%s", text);
+  if (!paren) {
+    int rc = add_param(c, out, e, value, xb->line);
+    free(value);
+    return rc;
+  }
+  text = value;
+  size_t tl = strlen(paren + 1), fl = strlen(text), need = 1;
+  for (size_t i = 0; i < tl; i++)
+    need += paren[1 + i] == '$' ? fl : 1;
+  char *expr = malloc(need);
+  if (!expr) {
+    free(value);
+    return xc_nomem(c);
+  }
+  char *w = expr;
+  for (size_t i = 0; i + 1 < tl; i++) { /* drop the closing ')' */
+    if (paren[1 + i] == '$') {
+      memcpy(w, text, fl);
+      w += fl;
+    } else {
+      *w++ = paren[1 + i];
+    }
+  }
+  *w = '\0';
+  int rc = add_param(c, out, e, expr, xb->line);
+  free(expr);
+  free(value);
+  return rc;
+}
+
+/* The dialog fields as the named parameters of `t`. */
+static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
+                      const bsim_block_type *t, dg_block *out) {
+  int n =
+      xb->exprs && xb->exprs->kind == SCIV_STRING ? sciv_numel(xb->exprs) : 0;
+  if (xb->exprs && sciv_numel(xb->exprs) > 0 &&
+      xb->exprs->kind != SCIV_STRING) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): its dialog fields are not "
+                   "strings (the file is damaged or the block is of a "
+                   "newer kind)",
+                   c->file, xb->line, path, xb->gui);
+    return -1;
+  }
+  if (set_type(c, out, t->name)) return -1;
+  size_t len;
+  const char *map = pick_alternative(t->xcos_exprs, n, &len);
+  if (!map) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): its dialog has %d fields, more "
+                   "than blocksim knows for this block (a newer version of "
+                   "the block?)",
+                   c->file, xb->line, path, xb->gui, n);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    size_t el = strcspn(map, ",|");
+    const char *text = sciv_str(xb->exprs, i);
+    if (apply_entry(c, xb, path, t, map, el, i, text ? text : "", out))
+      return -1;
+    map += el + 1;
+  }
+  return 0;
+}
+
+/* A real vector from a stored value into *out (n elements); 0, or -1
+ * (reported) when the value is not real. */
+static int real_vector(xc_ctx *c, const xc_block *xb, const char *path,
+                       const sciv *v, const char *what, double **out, int *n) {
+  *n = v ? sciv_numel(v) : 0;
+  if (*n && !sciv_is_real(v)) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): its stored %s is not a real "
+                   "matrix, which blocksim cannot use",
+                   c->file, xb->line, path, xb->gui, what);
+    return -1;
+  }
+  *out = v ? v->re : NULL;
+  return 0;
+}
+
+static int ports_of(const xc_block *xb, int kind) {
+  int n = 0;
+  for (int i = 0; i < xb->nports; i++)
+    n += xb->ports[i].kind == kind;
+  return n;
+}
+
+/* The port of `kind` numbered k (from 1), by ordering else position. */
+static const xc_port *port_at(const xc_block *xb, int kind, int k) {
+  int pos = 0;
+  for (int i = 0; i < xb->nports; i++) {
+    const xc_port *p = &xb->ports[i];
+    if (p->kind != kind) continue;
+    pos++;
+    if (p->ordering >= 1 ? p->ordering == k : pos == k) return p;
+  }
+  return NULL;
+}
+
+static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
+                        const bsim_block_type *t, dg_block *out) {
+  bsim_model *m = calloc(1, sizeof *m);
+  if (!m) return xc_nomem(c);
+  out->stored = m;
+  if (set_type(c, out, t->name)) return -1;
+  int nin = ports_of(xb, XP_IN), nout = ports_of(xb, XP_OUT);
+  if (bsim_model_set_inputs(m, nin, -1, -2, xb->dep_u) ||
+      bsim_model_set_outputs(m, nout, -1, -2) ||
+      bsim_model_set_events(m, ports_of(xb, XP_EVIN), ports_of(xb, XP_EVOUT)))
+    return xc_nomem(c);
+  for (int k = 0; k < nin; k++) {
+    const xc_port *p = port_at(xb, XP_IN, k + 1);
+    if (p) m->in[k] = p->rows, m->in2[k] = p->cols;
+  }
+  for (int k = 0; k < nout; k++) {
+    const xc_port *p = port_at(xb, XP_OUT, k + 1);
+    if (p) m->out[k] = p->rows, m->out2[k] = p->cols;
+  }
+  for (int k = 0; k < m->nevout; k++) {
+    const xc_port *p = port_at(xb, XP_EVOUT, k + 1);
+    double f = xb->firing ? sciv_num(xb->firing, k, -1) : p ? p->firing : -1;
+    m->firing[k] = f;
+  }
+  m->dep_t = xb->dep_t;
+  double *v;
+  int n;
+  if (real_vector(c, xb, path, xb->rpar, "rpar", &v, &n)) return -1;
+  if (!bsim_model_alloc_rpar(m, n)) return xc_nomem(c);
+  if (n) memcpy(m->rpar, v, (size_t)n * sizeof *v);
+  if (real_vector(c, xb, path, xb->state, "state", &v, &n)) return -1;
+  if (!bsim_model_alloc_x0(m, n)) return xc_nomem(c);
+  if (n) memcpy(m->x0, v, (size_t)n * sizeof *v);
+  if (real_vector(c, xb, path, xb->dstate, "dstate", &v, &n)) return -1;
+  if (!bsim_model_alloc_z0(m, n)) return xc_nomem(c);
+  if (n) memcpy(m->z0, v, (size_t)n * sizeof *v);
+  if (real_vector(c, xb, path, xb->ipar, "ipar", &v, &n)) return -1;
+  if (!bsim_model_alloc_ipar(m, n)) return xc_nomem(c);
+  for (int i = 0; i < n; i++)
+    m->ipar[i] = fabs(v[i]) < 2e9 ? (int)v[i] : 0;
+  for (int i = 0; sciv_is_list(xb->opar) && i < xb->opar->nitems; i++) {
+    const sciv *o = xb->opar->items[i];
+    if (!sciv_is_real(o)) {
+      bsim_error_set(c->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s' (%s): object parameter %d is not a "
+                     "real matrix, which blocksim cannot use",
+                     c->file, xb->line, path, xb->gui, i + 1);
+      return -1;
+    }
+    bsim_value bv = {o->rows, o->cols, o->re, NULL};
+    if (bsim_model_add_opar(m, &bv)) return xc_nomem(c);
+  }
+  if (sciv_numel(xb->odstate) > 0) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s) has object states (odstate), "
+                   "which blocksim does not support",
+                   c->file, xb->line, path, xb->gui);
+    return -1;
+  }
+  m->ng = (int)sciv_num(xb->nzcross, 0, 0);
+  m->nmode = (int)sciv_num(xb->nmode, 0, 0);
+  return 0;
+}
+
+int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path,
+                    dg_block *out) {
+  if (xb->port_role) return port_block(c, xb, path, out);
+  const bsim_block_type *t = bsim_library_find(c->lib, xb->gui);
+  if (t && strcmp(t->name, xb->gui) == 0 && t->xcos_exprs)
+    return from_exprs(c, xb, path, t, out);
+  const bsim_block_type *ts =
+      xb->sim && xb->sim[0] ? bsim_library_find(c->lib, xb->sim) : NULL;
+  if (ts) return stored_model(c, xb, path, ts, out);
+  bsim_error_set(c->err, BSIM_ERR_INPUT,
+                 "%s:%d: block '%s': blocksim has no block %s (simulation "
+                 "function '%s') (hint: `blocksim blocks` lists the "
+                 "supported blocks; docs/xcos.md compares them with Xcos's "
+                 "palettes)",
+                 c->file, xb->line, path, xb->gui, xb->sim ? xb->sim : "");
+  return -1;
+}

@@ -74,17 +74,20 @@ static const bsim_block_type bsim_type_DOLLAR_m = {
     2,
     dollar_define,
     dollar_fn,
-    0};
+    0,
+    "x0,inherit"};
 
 static const bsim_block_type bsim_type_DOLLAR = {
     "DOLLAR",      "dollar4",     "Unit delay 1/z (same as DOLLAR_m).",
     DOLLAR_DOC,    dollar_params, 2,
-    dollar_define, dollar_fn,     0};
+    dollar_define, dollar_fn,     0,
+    "x0,inherit"};
 
 static const bsim_block_type bsim_type_DOLLAR_f = {
     "DOLLAR_f",    "dollar",      "Unit delay 1/z (older interface).",
     DOLLAR_DOC,    dollar_params, 2,
-    dollar_define, dollar_fn,     0};
+    dollar_define, dollar_fn,     0,
+    "x0,inherit"};
 
 /* -------------------------------------------------------------- SAMPHOLD_m */
 
@@ -122,7 +125,8 @@ static const bsim_block_type bsim_type_SAMPHOLD_m = {
     0,
     samphold_define,
     bsim_std_samphold_fn,
-    0};
+    0,
+    "=1"};
 
 /* ------------------------------------------------- dsslti4: DLR, DLSS */
 
@@ -262,7 +266,8 @@ static const bsim_block_type bsim_type_DLSS = {
     5,
     dlss_define,
     dsslti_fn,
-    0};
+    0,
+    "A,B,C,D,x0"};
 
 /* ----------------------------------------------------------------- Counter */
 
@@ -334,7 +339,8 @@ static const bsim_block_type bsim_type_Counter = {
     3,
     counter_define,
     counter_fn,
-    0};
+    0,
+    "minimum,maximum,rule"};
 
 /* DLSS before DLR: "dsslti4" then finds the general state-space form. */
 const bsim_block_type *const bsim_discrete_types[] = {

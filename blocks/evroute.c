@@ -208,14 +208,28 @@ static void clksom_fn(bsim_block *blk, int flag) {
   "activations reaching the blocks downstream are the same."
 
 const bsim_block_type bsim_type_CLKSOMV_f = {
-    "CLKSOMV_f",   "sum",     "Event union of three event inputs.",
-    CLKSOM_DOC,    NULL,      0,
-    clksom_define, clksom_fn, BSIM_TYPE_EVENT_UNION};
+    "CLKSOMV_f",
+    "sum",
+    "Event union of three event inputs.",
+    CLKSOM_DOC,
+    NULL,
+    0,
+    clksom_define,
+    clksom_fn,
+    BSIM_TYPE_EVENT_UNION,
+    ""};
 
 const bsim_block_type bsim_type_CLKSOM_f = {
-    "CLKSOM_f",    "sum",     "Event union (older drawing of CLKSOMV_f).",
-    CLKSOM_DOC,    NULL,      0,
-    clksom_define, clksom_fn, BSIM_TYPE_EVENT_UNION};
+    "CLKSOM_f",
+    "sum",
+    "Event union (older drawing of CLKSOMV_f).",
+    CLKSOM_DOC,
+    NULL,
+    0,
+    clksom_define,
+    clksom_fn,
+    BSIM_TYPE_EVENT_UNION,
+    ""};
 
 /* ------------------------------------------------------------------ ANDBLK */
 

@@ -239,7 +239,8 @@ const bsim_block_type bsim_type_INTEGRAL_m = {
     5,
     integral_define,
     bsim_std_integral_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "x0,reinit,satur,max,min"};
 
 /* ---------------------------------------------------- csslti4: CLSS, CLR */
 
@@ -334,7 +335,8 @@ const bsim_block_type bsim_type_CLSS = {
     5,
     clss_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "A,B,C,D,x0"};
 
 const bsim_param_spec bsim_std_tf_params[2] = {
     {"num", BSIM_PARAM_POLY, "[1]",

@@ -105,7 +105,8 @@ const bsim_block_type bsim_type_GAINBLK = {
     1,
     gain_define,
     bsim_std_gain_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "gain,-"};
 
 /* ----------------------------------------------- SUMMATION and PRODUCT */
 
@@ -230,7 +231,8 @@ const bsim_block_type bsim_type_SUMMATION = {
     1,
     sum_define,
     sum_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "=1,signs,-|signs"};
 
 static const bsim_param_spec prod_params[] = {
     {"ops", BSIM_PARAM_REAL, "[1 -1]",
@@ -352,7 +354,8 @@ const bsim_block_type bsim_type_PRODUCT = {
     2,
     prod_define,
     prod_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "ops,zero-division"};
 
 /* --------------------------------------------------------------- EXPBLK_m */
 
@@ -406,7 +409,8 @@ const bsim_block_type bsim_type_EXPBLK_m = {
     1,
     exp_define,
     exp_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "base"};
 
 /* -------------------------------------------------------------- ABS_VALUE */
 
@@ -472,4 +476,5 @@ const bsim_block_type bsim_type_ABS_VALUE = {
     1,
     abs_define,
     abs_fn,
-    0};
+    0,
+    "zero-crossing"};

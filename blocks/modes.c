@@ -181,7 +181,8 @@ const bsim_block_type bsim_type_SATURATION = {
     3,
     satur_define,
     satur_fn,
-    0};
+    0,
+    "upper,lower,zero-crossing"};
 
 /* ------------------------------------------------------------ HYSTHERESIS */
 
@@ -297,7 +298,8 @@ const bsim_block_type bsim_type_HYSTHERESIS = {
     5,
     hyst_define,
     hyst_fn,
-    0};
+    0,
+    "high,low,out-high,out-low,zero-crossing"};
 
 /* -------------------------------------------------------------- SWITCH2_m */
 
@@ -397,7 +399,8 @@ const bsim_block_type bsim_type_SWITCH2_m = {
     4,
     switch2_define,
     switch2_fn,
-    0};
+    0,
+    "datatype,rule,threshold,zero-crossing"};
 
 /* ----------------------------------------------------------------- SIGNUM */
 
@@ -460,4 +463,5 @@ const bsim_block_type bsim_type_SIGNUM = {
     1,
     signum_define,
     signum_fn,
-    0};
+    0,
+    "zero-crossing"};

@@ -142,7 +142,8 @@ const bsim_block_type bsim_type_MUX = {
     1,
     mux_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "in"};
 
 const bsim_block_type bsim_type_DEMUX = {
     "DEMUX",
@@ -156,7 +157,8 @@ const bsim_block_type bsim_type_DEMUX = {
     1,
     demux_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "out"};
 
 /* ------------------------------------------------------------ IN_f, OUT_f */
 

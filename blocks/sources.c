@@ -57,7 +57,8 @@ const bsim_block_type bsim_type_CONST_m = {
     1,
     const_m_define,
     const_m_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "value"};
 
 /* ------------------------------------------------------ CONST and CONST_f */
 
@@ -114,7 +115,8 @@ const bsim_block_type bsim_type_CONST = {
     1,
     const_define,
     cstblk_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "value"};
 
 const bsim_block_type bsim_type_CONST_f = {
     "CONST_f",
@@ -126,7 +128,8 @@ const bsim_block_type bsim_type_CONST_f = {
     1,
     const_f_define,
     cstblk_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "value"};
 
 /* --------------------------------------------------------------- GENSIN_f */
 
@@ -179,7 +182,8 @@ const bsim_block_type bsim_type_GENSIN_f = {
     3,
     gensin_define,
     gensin_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "amplitude,frequency,phase"};
 
 /* ----------------------------------------------------------------- TIME_f */
 
@@ -206,7 +210,8 @@ const bsim_block_type bsim_type_TIME_f = {
     0,
     time_define,
     time_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    ""};
 
 /* ------------------------------------------------- STEP and STEP_FUNCTION */
 
@@ -318,7 +323,8 @@ const bsim_block_type bsim_type_STEP = {
     3,
     step_define,
     step_fn,
-    0};
+    0,
+    "time,initial,final"};
 
 const bsim_block_type bsim_type_STEP_FUNCTION = {
     "STEP_FUNCTION",

@@ -184,4 +184,5 @@ const bsim_block_type bsim_type_TrigFun = {
     1,
     trigfun_define,
     sin_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN,
+    "function"};

@@ -130,7 +130,8 @@ static const bsim_block_type type_ZCROSS_f = {
     1,
     zcross_define,
     zcross_fn,
-    0};
+    0,
+    "in"};
 
 /* ------------------------------------------------- POSTONEG_f, NEGTOPOS_f */
 
@@ -166,7 +167,8 @@ static const bsim_block_type type_POSTONEG_f = {
     0,
     postoneg_define,
     zcross_fn,
-    0};
+    0,
+    ""};
 
 static const bsim_block_type type_NEGTOPOS_f = {
     "NEGTOPOS_f",
@@ -181,7 +183,8 @@ static const bsim_block_type type_NEGTOPOS_f = {
     0,
     negtopos_define,
     zcross_fn,
-    0};
+    0,
+    ""};
 
 /* -------------------------------------------------------------- GENERAL_f */
 

@@ -146,8 +146,10 @@ static int blocks_markdown(const bsim_library *lib) {
     if (strcmp(origin, "standard") != 0) printf("- From: `%s`\n", origin);
     printf("- Simulation function: `%s`\n", t->sim_name);
     md_ports(t);
-    if (t->xcos_exprs)
+    if (t->xcos_exprs && t->xcos_exprs[0])
       printf("- Xcos dialog fields (`exprs`, in order): `%s`\n", t->xcos_exprs);
+    else if (t->xcos_exprs)
+      printf("- Xcos dialog fields: none\n");
     if (t->nparams) {
       printf("\n| parameter | default | meaning |\n|---|---|---|\n");
       for (int k = 0; k < t->nparams; k++) {

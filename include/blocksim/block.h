@@ -337,13 +337,26 @@ typedef struct bsim_block_type {
   unsigned flags; /* BSIM_TYPE_* */
   /* Xcos import (fields appended here keep older descriptors valid): what
    * each entry of the block's Xcos `exprs` (its dialog fields, in dialog
-   * order) sets, comma-separated. An entry is the name of one of `params`
-   * (the field's text becomes that parameter's expression, evaluated in
-   * the diagram's context), or "-" for a field blocksim ignores (display
-   * settings that change nothing computed). NULL: the type has no
-   * mapping; an .xcos reader then falls back to the model data stored in
-   * the file when it names a known simulation function. docs/xcos.md
-   * documents the conversions a reader applies on top of this. */
+   * order) sets, comma-separated. An entry is
+   *   NAME     one of `params`: the field's text becomes that parameter's
+   *            expression, evaluated in the diagram's context (a numeric
+   *            field as "[" text "]", as Xcos's dialogs evaluate it, so
+   *            "1 3 5" is a vector; a BSIM_PARAM_STRING one as written);
+   *   NAME(T)  the same through a conversion: T with each '$' replaced by
+   *            the field, e.g. "inherit(1-$)" when the dialog asks the
+   *            opposite question;
+   *   -        a field blocksim ignores (display settings that change
+   *            nothing computed);
+   *   =V       a field that must hold V (e.g. "=1" for a data type field
+   *            where blocksim computes in doubles only); anything else is
+   *            bad input naming the block.
+   * Older dialogs of a block may have had fewer fields: alternatives
+   * separated by '|' are tried, the one with as many entries as the file
+   * has fields wins, else the first when the file has fewer (the missing
+   * trailing parameters keep their defaults). "" = a block without dialog
+   * fields. NULL: the type has no mapping; an .xcos reader then falls back
+   * to the model data stored in the file when it names a known simulation
+   * function. docs/xcos.md documents all of this for users. */
   const char *xcos_exprs;
 } bsim_block_type;
 

@@ -20,6 +20,7 @@ static const char usage_text[] =
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
     "                    [--allow-nonfinite] [--plot FILE.png|.svg|.pdf]\n"
+    "                    [--observe NAME=PATH:PORT]...\n"
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
@@ -93,6 +94,8 @@ typedef struct run_args {
   bsim_options opt;
   const char **params;
   int nparams;
+  const char **observes; /* NAME=PATH:PORT */
+  int nobserves;
   /* --solver-param KEY=VALUE split at '=' (one allocation per value) */
   char **sp_names, **sp_values;
   int nsp;
@@ -122,7 +125,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
                                                "--solver",
                                                "--solver-param",
                                                "--format",
-                                               "--plot"};
+                                               "--plot",
+                                               "--observe"};
       int known = 0;
       for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         known |= strcmp(arg, with_value[k]) == 0;
@@ -135,6 +139,11 @@ static int parse_run(int argc, char **argv, run_args *a) {
         if (!strchr(val, '='))
           return bsim_cli_usage("-p expects TARGET=VALUE, got '%s'", val);
         a->params[a->nparams++] = val;
+      } else if (strcmp(arg, "--observe") == 0) {
+        if (!strchr(val, '=') || val[0] == '=')
+          return bsim_cli_usage("--observe expects NAME=PATH:PORT, got '%s'",
+                                val);
+        a->observes[a->nobserves++] = val;
       } else if (strcmp(arg, "--solver") == 0) {
         a->opt.solver = val;
       } else if (strcmp(arg, "--solver-param") == 0) {
@@ -203,29 +212,39 @@ int bsim_cli_formats(const char *format, const char *out, bsim_format *of,
   return 0;
 }
 
-/* Load, apply -p overrides, flatten and compile. */
-int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
-                      bsim_error *err) {
+/* Apply TARGET=VALUE pairs (each contains '=') with fn: -p overrides,
+ * --observe NAME=SIGNAL. 0, or -1 with err. */
+static int apply_pairs(bsim_diagram *d, const char *const *pairs, int n,
+                       int (*fn)(bsim_diagram *, const char *, const char *,
+                                 bsim_error *),
+                       bsim_error *err) {
   for (int i = 0; i < n; i++) {
-    char *target = strdup(params[i]);
+    char *target = strdup(pairs[i]);
     if (!target) {
       bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
       return -1;
     }
     char *eq = strchr(target, '=');
     *eq = '\0';
-    int rc = bsim_diagram_override(d, target, eq + 1, err);
+    int rc = fn(d, target, eq + 1, err);
     free(target);
     if (rc != 0) return -1;
   }
   return 0;
 }
 
+int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
+                      bsim_error *err) {
+  return apply_pairs(d, params, n, bsim_diagram_override, err);
+}
+
 static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
                          bsim_diagram **dout, bsim_error *err) {
   bsim_diagram *d = bsim_diagram_load(a->diagram, lib, err);
   if (!d) return NULL;
-  bsim_sim *s = bsim_cli_override(d, a->params, a->nparams, err) == 0
+  bsim_sim *s = bsim_cli_override(d, a->params, a->nparams, err) == 0 &&
+                        apply_pairs(d, a->observes, a->nobserves,
+                                    bsim_diagram_observe, err) == 0
                     ? bsim_sim_create(d, &a->opt, err)
                     : NULL;
   if (!s) {
@@ -250,12 +269,14 @@ enum { NSTOP = sizeof stop_signals / sizeof stop_signals[0] };
 
 /* Results and records, all or nothing. A reader that closes stdout early
  * (`| head`) ends the CSV there; that is not a failure (status 0). */
-static int write_outputs(const bsim_sim *s, const run_args *a,
+static int write_outputs(const bsim_sim *s, const run_args *a, int want_csv,
                          bsim_error *err) {
   bsim_write_options o;
   bsim_write_options_init(&o);
   o.csv_path = a->out;
-  o.csv_stream = stdout;
+  /* An Xcos diagram keeps its results in its scopes: without observed
+   * signals it writes no CSV unless -o asks for one. */
+  o.csv_stream = want_csv ? stdout : NULL;
   o.format = a->out_format;
   o.scopes_dir = a->scopes;
   o.scopes_format = a->scopes_format;
@@ -292,10 +313,12 @@ static void print_messages(const bsim_sim *s) {
 static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   run_args a = {0};
   a.params = calloc((size_t)argc + 1, sizeof(char *));
+  a.observes = calloc((size_t)argc + 1, sizeof(char *));
   a.sp_names = calloc((size_t)argc + 1, sizeof(char *));
   a.sp_values = calloc((size_t)argc + 1, sizeof(char *));
-  if (!a.params || !a.sp_names || !a.sp_values) {
+  if (!a.params || !a.observes || !a.sp_names || !a.sp_values) {
     free(a.params);
+    free(a.observes);
     free(a.sp_names);
     free(a.sp_values);
     return BSIM_ERR_SIM;
@@ -307,14 +330,17 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   bsim_sim *s = rc ? NULL : prepare(lib, &a, &d, &err);
   if (!rc && !s) rc = bsim_cli_report(&err);
   if (s) {
+    int want_csv = strcmp(bsim_diagram_format(d), "native") == 0 ||
+                   bsim_result_cols(s) > 0;
     int failed = bsim_sim_run(s, &err) != 0;
     print_messages(s);
-    if (failed || write_outputs(s, &a, &err) != 0 ||
+    if (failed || write_outputs(s, &a, want_csv, &err) != 0 ||
         (a.plot && bsim_cli_plot_sim(s, a.plot, &err) != 0))
       rc = bsim_cli_report(&err);
     if (a.stats) {
       double v;
       const char *name;
+      fprintf(stderr, "solver: %s\n", bsim_sim_solver(s));
       for (size_t i = 0; (name = bsim_stat_at(s, i, &v)) != NULL; i++)
         fprintf(stderr, "%s: %.6g\n", name, v);
     }
@@ -322,6 +348,7 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   bsim_sim_free(s);
   bsim_diagram_free(d);
   free(a.params);
+  free(a.observes);
   for (int i = 0; i < a.nsp; i++)
     free(a.sp_names[i]);
   free(a.sp_names);

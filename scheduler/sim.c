@@ -83,7 +83,7 @@ static int add_param(bsim_sim *s, const char *name, const char *value) {
 static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
                                  const bsim_options *o, bsim_error *err) {
   const char *file_engine = ds->solver ? ds->solver : bsim_engine_at(0)->name;
-  int use_file = !(o && o->solver) || strcmp(o->solver, file_engine) == 0;
+  int use_file = strcmp(s->engine->name, file_engine) == 0;
   int nopt = o && o->nsolver_params > 0 ? o->nsolver_params : 0;
   size_t cap = (size_t)(nopt + (use_file ? ds->nsolver_params : 0)) + 1;
   s->param_names = calloc(cap, sizeof(char *));
@@ -254,6 +254,12 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
     return -1;
   }
   s->engine = *solver ? bsim_library_engine_find(s->flat->lib, solver) : NULL;
+  /* An Xcos file's ODE solver on a system with algebraic unknowns: Scilab
+   * switches to its implicit solver, and so does the diagram's fallback. */
+  if (s->engine && s->engine->needs_ode && s->plan->nw > 0 &&
+      !(o && o->solver) && ds->solver_fallback)
+    s->engine =
+        bsim_library_engine_find(s->flat->lib, solver = ds->solver_fallback);
   if (!s->engine) {
     char names[512];
     engine_names(s->flat->lib, names, sizeof names);
@@ -456,6 +462,10 @@ const double *bsim_result_times(const bsim_sim *s) {
 }
 const double *bsim_result_data(const bsim_sim *s) {
   return s->data;
+}
+
+const char *bsim_sim_solver(const bsim_sim *s) {
+  return s->engine->name;
 }
 
 const char *bsim_sim_message_at(const bsim_sim *s, size_t i, long *dropped) {

@@ -199,7 +199,7 @@ BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
 /* The engine the run uses: the options', else the diagram's, else "ida"
  * (an Xcos file's ODE solver gives way to "ida" when the system has
  * algebraic unknowns, as Scilab switches to an implicit solver). */
-const char *bsim_sim_solver(const bsim_sim *s);
+BSIM_API const char *bsim_sim_solver(const bsim_sim *s);
 
 /* Run statistics, as name/value pairs in kebab-case (steps,
  * residual-evals, ...). Returns NULL past the end. */

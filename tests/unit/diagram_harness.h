@@ -1,7 +1,8 @@
 /*
  * Shared by the diagram tests (test_diagram_load.c, test_diagram_flatten.c,
  * test_diagram_events.c): loading and flattening a diagram of
- * tests/data/diagrams/, finding a flat block by path, and running a table
+ * tests/data/diagrams/, finding a block of the tree by id or a flat block
+ * by path, and running a table
  * of files that must fail to flatten with given pieces of message. Static
  * inline functions in a header, so that each test stays one translation
  * unit and need not use all of them.
@@ -20,6 +21,19 @@
 #ifndef BSIM_TEST_DATA
 #error "BSIM_TEST_DATA must name the tests/data folder"
 #endif
+
+/* A block of one level of the Diagram tree by id, and a parameter's text. */
+static inline const dg_block *find_block(const dg_diagram *d, const char *id) {
+  for (int i = 0; d && i < d->nblocks; i++)
+    if (strcmp(d->blocks[i].id, id) == 0) return &d->blocks[i];
+  return NULL;
+}
+
+static inline const char *param_expr(const dg_block *b, const char *name) {
+  for (int i = 0; b && i < b->nparams; i++)
+    if (strcmp(b->params[i].name, name) == 0) return b->params[i].expr;
+  return NULL;
+}
 
 static inline bsim_diagram *load(const char *file, bsim_error *err) {
   char path[1024];

@@ -11,18 +11,6 @@
 #include "diagrams/diagram.h"
 #include "tests/unit/diagram_harness.h"
 
-static const dg_block *find_block(const dg_diagram *d, const char *id) {
-  for (int i = 0; i < d->nblocks; i++)
-    if (strcmp(d->blocks[i].id, id) == 0) return &d->blocks[i];
-  return NULL;
-}
-
-static const char *param_expr(const dg_block *b, const char *name) {
-  for (int i = 0; b && i < b->nparams; i++)
-    if (strcmp(b->params[i].name, name) == 0) return b->params[i].expr;
-  return NULL;
-}
-
 static void test_example(void) {
   bsim_error err;
   bsim_diagram *d = load("decay.xml", &err);

@@ -1,0 +1,59 @@
+# Xcos files on the command line: .xcos and .zcos run unchanged, write no
+# CSV unless asked, record their scopes, name the engine their solver code
+# maps to; --observe adds signals; every kind of damaged file is bad input
+# (status 2) with a message naming the file and, where there is one, the
+# block.
+include(${CMAKE_CURRENT_LIST_DIR}/lib/expect.cmake)
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(basic "${DATA}/xcos/basic/basic.xcos")
+set(errs "${DATA}/xcos/errors")
+
+# No observed signal: no CSV on stdout, the scope's record with --scopes
+# (ticks 0 .. 1.9: none at the final time 2, as in Scilab).
+expect_ok(run "${basic}" --scopes "${WORK}/sc" --stats)
+if(NOT RUN_OUT STREQUAL "")
+  message(FATAL_ERROR "an Xcos run without observed signals printed:\n${RUN_OUT}")
+endif()
+expect_match("${RUN_ERR}" "solver: cvode-bdf" "solver code 1 is CVODE BDF")
+file(READ "${WORK}/sc/scope.csv" scope)
+expect_csv("${scope}" "time,u1,u2" 20 "scope record")
+list(GET CSV_ROWS 10 r)
+csv_field("${r}" 1 y)
+# y(1) = 3 - 2 cos 3 = 4.97998499..., within the integrator's 2e-4
+expect_near("${y}" 4.97998 3 1 "scope: y(1)")
+
+# --observe, for Xcos files as for native ones; -o asks for a CSV.
+expect_ok(run "${basic}" --observe y=INTEGRAL_m_1:1 --observe g=times3:1
+          --samples 3)
+expect_csv("${RUN_OUT}" "time,y,g" 3 "observed")
+expect_ok(run "${basic}" -o "${WORK}/t.csv" --samples 3)
+file(READ "${WORK}/t.csv" t)
+expect_csv("${t}" "time" 3 "-o without observes")
+expect_fail(2 "observe 'y'.*--observe.*has 1 output" run "${basic}"
+            --observe y=times3:2)
+expect_fail(2 "--observe expects NAME=PATH:PORT" run "${basic}" --observe y)
+
+# An explicit --solver wins over the file's solver code.
+expect_ok(run "${basic}" --solver ida --stats)
+expect_match("${RUN_ERR}" "solver: ida" "--solver wins")
+
+# -p on Xcos paths; check and the .zcos twin.
+expect_ok(run "${basic}" -p times3/GAINBLK_1.gain=6 --observe y=INTEGRAL_m_1:1
+          --samples 3)
+expect_fail(2 "no block 'times3/GAIN'" run "${basic}" -p times3/GAIN.gain=6)
+expect_ok(check "${DATA}/xcos/basic/basic.zcos")
+expect_match("${RUN_OUT}" "blocks: 5" "check: five leaf blocks (ports and splits dissolved)")
+
+# Damaged files (tests/data/xcos/errors/make_errors.py made them).
+expect_fail(2 "truncated\\.zcos: .*truncated or corrupt" check
+            "${errs}/truncated.zcos")
+expect_fail(2 "crc\\.zcos: .*content\\.xml is damaged" check "${errs}/crc.zcos")
+expect_fail(2 "corrupt_dict\\.zcos: dictionary/dictionary\\.ser: .*damaged"
+            check "${errs}/corrupt_dict.zcos")
+expect_fail(2 "badref\\.zcos:[0-9]+: block 'EVTDLY_c'.*dictionary reference 999 out of range"
+            check "${errs}/badref.zcos")
+expect_fail(2 "missing_port\\.xcos:[0-9]+: link to a missing port 'no-such-port'.*block 'IN_f'"
+            check "${errs}/missing_port.xcos")
+expect_fail(2 "unknown_block\\.xcos:[0-9]+: block 'times3/NO_SUCH_BLOCK_1': blocksim has no block NO_SUCH_BLOCK"
+            run "${errs}/unknown_block.xcos")

@@ -1,0 +1,122 @@
+/*
+ * Comparing what a sink recorded with what Scilab recorded for it (a CSV
+ * from ../shared/xcos_ref, header "t,<columns>", optionally gzipped): the
+ * same number of rows, the same times (relative 1e-9), and every value
+ * within a tolerance given as a fraction of the column's peak |value|
+ * (at least 1, so that a signal that stays near zero is compared
+ * absolutely). Shared by the Xcos reader's tests and the demo suite.
+ */
+#ifndef BSIM_XCOS_COMPARE_H
+#define BSIM_XCOS_COMPARE_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "blocksim/blocksim.h"
+
+typedef struct ref_csv {
+  size_t rows;
+  int cols;     /* values per row, time not counted */
+  double *data; /* rows x (1 + cols), row-major, time first */
+} ref_csv;
+
+static void ref_csv_free(ref_csv *r) {
+  if (r) free(r->data);
+  free(r);
+}
+
+/* gzopen reads plain files too. NULL when unreadable or malformed. */
+static ref_csv *ref_csv_load(const char *path) {
+  gzFile f = gzopen(path, "rb");
+  if (!f) return NULL;
+  ref_csv *r = calloc(1, sizeof *r);
+  char line[1 << 16];
+  size_t cap = 0;
+  int ok = r != NULL && gzgets(f, line, sizeof line) != NULL;
+  if (ok) {
+    r->cols = 0;
+    for (char *p = line; *p; p++)
+      r->cols += *p == ',';
+  }
+  while (ok && gzgets(f, line, sizeof line)) {
+    if (line[0] == '\n' || line[0] == '\0') continue;
+    if (r->rows == cap) {
+      cap = cap ? 2 * cap : 1024;
+      double *g = realloc(r->data, cap * (size_t)(r->cols + 1) * sizeof *g);
+      if (!g) {
+        ok = 0;
+        break;
+      }
+      r->data = g;
+    }
+    char *p = line;
+    for (int k = 0; k <= r->cols && ok; k++) {
+      char *end;
+      r->data[r->rows * (size_t)(r->cols + 1) + (size_t)k] = strtod(p, &end);
+      ok = end != p && (k == r->cols ? 1 : *end == ',');
+      p = end + 1;
+    }
+    r->rows++;
+  }
+  gzclose(f);
+  if (!ok) {
+    ref_csv_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+/* The record of block `path` in a finished run, or NULL. */
+static const double *record_of(const bsim_sim *s, const char *path,
+                               size_t *rows, int *cols) {
+  const char *p;
+  const double *data;
+  for (size_t i = 0; (p = bsim_record_at(s, i, rows, cols, &data)); i++)
+    if (strcmp(p, path) == 0) return data;
+  return NULL;
+}
+
+/* 0 when the record matches within frac of each column's peak; otherwise
+ * a description of the first difference in msg. *worst gets the largest
+ * difference relative to the column's peak. */
+static int compare_record(const double *rec, size_t rows, int cols,
+                          const ref_csv *ref, double frac, double *worst,
+                          char *msg, size_t msglen) {
+  *worst = 0;
+  if (rows != ref->rows || cols != ref->cols) {
+    snprintf(msg, msglen, "%zu rows x %d values, Scilab %zu x %d", rows, cols,
+             ref->rows, ref->cols);
+    return -1;
+  }
+  int w = cols + 1;
+  for (int k = 0; k < cols; k++) {
+    double peak = 1;
+    for (size_t i = 0; i < rows; i++)
+      peak = fmax(peak, fabs(ref->data[i * (size_t)w + 1 + (size_t)k]));
+    for (size_t i = 0; i < rows; i++) {
+      double t = rec[i * (size_t)w], tr = ref->data[i * (size_t)w];
+      if (fabs(t - tr) > 1e-9 * fmax(1, fabs(tr))) {
+        snprintf(msg, msglen, "row %zu: time %.17g, Scilab %.17g", i + 1, t,
+                 tr);
+        return -1;
+      }
+      double v = rec[i * (size_t)w + 1 + (size_t)k];
+      double vr = ref->data[i * (size_t)w + 1 + (size_t)k];
+      double d = fabs(v - vr) / peak;
+      if (!(d <= *worst)) *worst = isnan(d) ? INFINITY : d;
+      if (!(d <= frac)) {
+        snprintf(msg, msglen,
+                 "row %zu (t = %.9g), value %d: %.12g, Scilab %.12g "
+                 "(difference %.3g of the peak %.4g, allowed %.3g)",
+                 i + 1, t, k + 1, v, vr, d, peak, frac);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+#endif

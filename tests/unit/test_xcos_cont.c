@@ -80,7 +80,9 @@ static void deriv_closed_form(void) {
     double t = rec[2 * k], y = rec[2 * k + 1];
     worst = fmax(worst, fabs(y - cos(t)));
   }
-  CHECK(rec && rows == 51 && worst <= 2e-3,
+  /* ticks at 0, 0.1, ..., 4.9: the one due at the final time is not
+   * served, as in Xcos */
+  CHECK(rec && rows == 50 && worst <= 2e-3,
         "DERIV of sin: %zu rows, |y - cos t| up to %.3g", rows, worst);
   fprintf(stderr, "  DERIV of sin, max-step 1e-3: |y - cos t| <= %.3g\n",
           worst);

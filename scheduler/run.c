@@ -233,11 +233,14 @@ static int step(run_state *r, bsim_error *err) {
   double tout = r->s->times[r->next_sample];
   double tcrit = bsim_calendar_next(&r->crit),
          thot = bsim_calendar_next(&r->hot);
-  /* events at or after the final time are never served (activate.c) */
+  /* Events at or after the final time are never served (activate.c),
+   * but the integrator still stops at the final time when one is due
+   * then, as it did when it was served. */
+  double stop = tcrit <= r->s->tf ? tcrit : r->t;
   if (tcrit >= r->s->tf) tcrit = INFINITY;
   if (thot >= r->s->tf) thot = INFINITY;
   double target = fmin(tout, fmin(tcrit, thot));
-  et->set_stop_time(r->eng, tcrit <= r->s->tf ? tcrit : r->t);
+  et->set_stop_time(r->eng, stop);
   bsim_adv_status st = BSIM_ADV_OK;
   /* events within the time tolerance are served here, without a step */
   if (bsim_run_is_due(r, tcrit))

@@ -210,13 +210,14 @@ int main(void) {
             "CSV column u");
     }
     bsim_tables_free(back);
-    /* a scope file alone: one table named after the file */
+    /* a scope file alone: one table named after the file; 30 ticks, 0 to
+     * 2.9 (the one due at the final time 3 is not served, as in Xcos) */
     snprintf(out, sizeof out, "%s/samples.%s", scopes, ext[k]);
     back = bsim_tables_read(out, -1, &err);
     CHECK(back && bsim_tables_count(back) == 1 &&
-              bsim_table_rows(back, 0) == 31 && bsim_table_cols(back, 0) == 2 &&
+              bsim_table_rows(back, 0) == 30 && bsim_table_cols(back, 0) == 2 &&
               memcmp(bsim_table_column(back, 0, 1),
-                     bsim_table_column(mem, 1, 1), 31 * sizeof(double)) == 0,
+                     bsim_table_column(mem, 1, 1), 30 * sizeof(double)) == 0,
           "scope file %s: %s", out, err.message);
     bsim_tables_free(back);
   }

@@ -109,6 +109,8 @@ extern const int bsim_table_ntypes;
 extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
 extern const bsim_block_type *const bsim_matrix_types[]; /* matrix.c */
 extern const int bsim_matrix_ntypes;
+extern const bsim_block_type *const bsim_bounce_types[]; /* bounce.c */
+extern const int bsim_bounce_ntypes;
 extern const bsim_block_type *const bsim_switching_types[]; /* switching.c */
 extern const int bsim_switching_ntypes;
 /* matrix_la.c, in matrix.c's table */

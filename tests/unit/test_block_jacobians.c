@@ -194,8 +194,15 @@ static void matrix(void) {
          "EXTRACT", -2, 2);
 }
 
+/* BOUNCE: a linear flow between collisions (drag 0.7). */
+static void bounce(void) {
+  simple("BOUNCE", 0, 2, (const int[]){2, 1, 2, 1}, 1, (const char *[]){"drag"},
+         (bsim_value[]){SCALAR(0.7)}, "BOUNCE", -2, 2);
+}
+
 int main(void) {
   basic_f();
+  bounce();
   matrix();
   linear_f();
   tables();

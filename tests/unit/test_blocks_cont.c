@@ -68,6 +68,7 @@ static void layouts(void) {
       "m_switch_switching.txt",
       "m_switch_vector_switching.txt",
       "relationalop_zc_switching.txt",
+      "bounce_bounce.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -347,6 +348,43 @@ static void convert_overflow(void) {
   done(&h);
 }
 
+/* BOUNCE's refusals, and its collision: two equal balls meeting head-on
+ * along x exchange their speeds (momentum and energy conserved; exact
+ * here, the line of centres being the x axis); a ball reaching a wall has
+ * its speed across the wall reversed. */
+static void bounce_collisions(void) {
+  const char *n[] = {"mass", "radius", "x"};
+  define_fails(
+      "BOUNCE", 3, n,
+      (bsim_value[]){SCALAR(1), SCALAR(1), {2, 1, (double[]){1, 2}, NULL}},
+      "one entry per ball");
+  define_fails("BOUNCE", 3, n, (bsim_value[]){SCALAR(1), SCALAR(-1), SCALAR(2)},
+               "'radius'");
+  harness h;
+  const char *p[] = {"mass", "radius", "x", "vx", "y", "vy", "walls"};
+  mk(&h, "BOUNCE", 0, 2, (const int[]){2, 1, 2, 1});
+  define_into(&h, 7, p,
+              (bsim_value[]){{2, 1, (double[]){1, 1}, NULL},
+                             {2, 1, (double[]){0.5, 0.5}, NULL},
+                             {2, 1, (double[]){2, 3}, NULL},
+                             {2, 1, (double[]){1, -3}, NULL},
+                             {2, 1, (double[]){2, 2}, NULL},
+                             {2, 1, (double[]){0, 0}, NULL},
+                             {4, 1, (double[]){0, 5, 0, 5}, NULL}});
+  call(&h, BSIM_FLAG_INIT);
+  no_error(&h, "BOUNCE init");
+  call(&h, BSIM_FLAG_ZCROSS);
+  CHECK_NEAR(h.g[0], 0, "BOUNCE: the balls touch"); /* 1^2 - (0.5+0.5)^2 */
+  CHECK_NEAR(h.g[1 + 3], 5 - 0.5 - 2, "BOUNCE: ball 1 to the right wall");
+  h.b->nevprt = -1;
+  h.jroot[0] = -1;
+  h.jroot[1 + 4 + 3] = -1; /* ball 2 on the right wall as well */
+  call(&h, BSIM_FLAG_UPDATE);
+  CHECK_NEAR(h.x[1], -3, "BOUNCE: ball 1 takes ball 2's speed");
+  CHECK_NEAR(h.x[5], -1, "BOUNCE: ball 2 takes 1's, then the wall reverses it");
+  done(&h);
+}
+
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
  * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
  * its output during the initial fixed point, as Xcos's flag 6 does. */
@@ -416,6 +454,7 @@ int main(void) {
   matrix_errors();
   switching_defines();
   convert_overflow();
+  bounce_collisions();
   numeric_failures();
   sat_f();
   if (failures) {

@@ -58,6 +58,13 @@ static const xr_case cases[] = {
     {"xcos/cont/switching.xml", 6, "scope",
      "xcos/cont/ref_switching/CMSCOPE_28.csv", 1e-8,
      "switching blocks and CONVERT"},
+    /* bounce: every ball-ball collision amplifies the difference between
+     * the two runs; Scilab's CVODE at 1e-10 is itself ~1e-8 off a 1e-13
+     * run by t = 1 (blocksim ten times closer) and 2e-4 off by t = 4,
+     * after some 20 collisions: 1e-3 of the peak. bounce_closed_form
+     * checks the physics exactly. */
+    {"xcos/cont/bounce.xml", 4, "scope", "xcos/cont/ref_bounce/CMSCOPE_2.csv",
+     1e-3, "BOUNCE, three balls"},
 };
 
 /* DERIV of sin(t) with the integrator's step bounded by 1e-3: the
@@ -89,6 +96,30 @@ static void deriv_closed_form(void) {
   bsim_sim_free(s);
 }
 
+/* One ball: x = x0 + v0 (1 - exp(-C t)) / C (drag, no side wall within
+ * reach) and y periodic: free fall from 4 to the floor at the radius 0.5
+ * in T = sqrt(2 3.5 / g), back up elastically, period 2T. Integrated at
+ * 1e-10 with the impacts located: 1e-7 absolute on values of a few units
+ * (a wrong bounce or drag is off by O(0.1)). */
+static void bounce_closed_form(void) {
+  bsim_sim *s = xr_run("xcos/cont/bounce1.xml", NULL);
+  size_t rows = 0;
+  int cols = 0;
+  const double *rec = s ? xr_record(s, "scope", &rows, &cols) : NULL;
+  double g = 9.81, T = sqrt(2 * 3.5 / g), worst = 0;
+  for (size_t k = 0; rec && k < rows; k++) {
+    double t = rec[3 * k], x = rec[3 * k + 1], y = rec[3 * k + 2];
+    double ph = fmod(t + T, 2 * T) - T; /* time from the last impact */
+    double ye = 0.5 + 0.5 * g * (T * T - ph * ph);
+    double xe = 1 + 2 * (1 - exp(-0.3 * t)) / 0.3;
+    worst = fmax(worst, fmax(fabs(x - xe), fabs(y - ye)));
+  }
+  CHECK(rec && rows >= 600 && worst < 1e-7,
+        "one ball: %zu rows, worst error %.3g", rows, worst);
+  fprintf(stderr, "  BOUNCE one ball vs closed form: worst %.3g\n", worst);
+  bsim_sim_free(s);
+}
+
 int main(void) {
   const char *loaded = NULL;
   bsim_sim *s = NULL;
@@ -103,5 +134,6 @@ int main(void) {
   }
   bsim_sim_free(s);
   deriv_closed_form();
+  bounce_closed_form();
   return xr_finish("test_xcos_cont");
 }

@@ -2,16 +2,19 @@
  * The sinks of Xcos's Sinks palette in whole runs, against what Scilab's
  * own simulator recorded for the same diagrams: small diagrams built with
  * Scilab's block macros (the .sce scripts of tests/data/xcos/sinks), run by
- * xcos_ref.sh for the reference CSVs there, and replicated as native XML.
- * A record must have Scilab's columns (same names), rows (same times) and
- * values; each case states its tolerance and why.
+ * xcos_ref.sh for the reference CSVs there, and run both from the .xcos
+ * file itself and from its native XML replica. A record must have
+ * Scilab's columns (same names), rows (same times) and values; each case
+ * states its tolerance and why.
  */
 #include <unistd.h>
 
 #include "tests/unit/xcos_ref.h"
 
+/* sink: its path in the native replica; xsink: in the .xcos file (named
+ * TYPE_n by the reader, the blocks having no labels). */
 typedef struct xr_case {
-  const char *sink, *csv;
+  const char *sink, *xsink, *csv;
   double rel_peak;
   const char *what;
 } xr_case;
@@ -21,24 +24,31 @@ typedef struct xr_case {
  * at most, so 1e-12 of the peak (a wrong input order, a missing input or
  * a shifted sample is off by O(1)). */
 static const xr_case xy_cases[] = {
-    {"xy", "xcos/sinks/ref_sinks_xy/CSCOPXY_6.csv", 1e-12, "CSCOPXY"},
-    {"xyz", "xcos/sinks/ref_sinks_xy/CSCOPXY3D_7.csv", 1e-12, "CSCOPXY3D"},
-    {"anim", "xcos/sinks/ref_sinks_xy/CANIMXY_8.csv", 1e-12, "CANIMXY"},
-    {"anim3", "xcos/sinks/ref_sinks_xy/CANIMXY3D_9.csv", 1e-12, "CANIMXY3D"},
-    {"bar", "xcos/sinks/ref_sinks_xy/BARXY_10.csv", 1e-12, "BARXY"},
-    {"balls", "xcos/sinks/ref_sinks_xy/BOUNCEXY_11.csv", 1e-12, "BOUNCEXY"},
-    {"platform", "xcos/sinks/ref_sinks_xy/BPLATFORM_12.csv", 1e-12,
-     "BPLATFORM"},
-    {"floating", "xcos/sinks/ref_sinks_xy/CFSCOPE_13.csv", 1e-12, "CFSCOPE"},
-    {"audio", "xcos/sinks/ref_sinks_xy/WRITEAU_f_19.csv", 1e-12, "WRITEAU_f"},
-    {"scaled", "xcos/sinks/ref_sinks_xy/SCALE_CSCOPE_20.csv", 1e-12,
-     "SCALE_CSCOPE"},
+    {"xy", "CSCOPXY_1", "xcos/sinks/ref_sinks_xy/CSCOPXY_6.csv", 1e-12,
+     "CSCOPXY"},
+    {"xyz", "CSCOPXY3D_1", "xcos/sinks/ref_sinks_xy/CSCOPXY3D_7.csv", 1e-12,
+     "CSCOPXY3D"},
+    {"anim", "CANIMXY_1", "xcos/sinks/ref_sinks_xy/CANIMXY_8.csv", 1e-12,
+     "CANIMXY"},
+    {"anim3", "CANIMXY3D_1", "xcos/sinks/ref_sinks_xy/CANIMXY3D_9.csv", 1e-12,
+     "CANIMXY3D"},
+    {"bar", "BARXY_1", "xcos/sinks/ref_sinks_xy/BARXY_10.csv", 1e-12, "BARXY"},
+    {"balls", "BOUNCEXY_1", "xcos/sinks/ref_sinks_xy/BOUNCEXY_11.csv", 1e-12,
+     "BOUNCEXY"},
+    {"platform", "BPLATFORM_1", "xcos/sinks/ref_sinks_xy/BPLATFORM_12.csv",
+     1e-12, "BPLATFORM"},
+    {"floating", "CFSCOPE_1", "xcos/sinks/ref_sinks_xy/CFSCOPE_13.csv", 1e-12,
+     "CFSCOPE"},
+    {"audio", "WRITEAU_f_1", "xcos/sinks/ref_sinks_xy/WRITEAU_f_19.csv", 1e-12,
+     "WRITEAU_f"},
+    {"scaled", "SCALE_CSCOPE_1", "xcos/sinks/ref_sinks_xy/SCALE_CSCOPE_20.csv",
+     1e-12, "SCALE_CSCOPE"},
     /* activated through heritance, by the sample-and-holds' clock */
-    {"mscaled", "xcos/sinks/ref_sinks_xy/SCALE_CMSCOPE_23.csv", 1e-12,
-     "SCALE_CMSCOPE"},
+    {"mscaled", "SCALE_CMSCOPE_1",
+     "xcos/sinks/ref_sinks_xy/SCALE_CMSCOPE_23.csv", 1e-12, "SCALE_CMSCOPE"},
     /* 0/1 flags: exact */
-    {"events", "xcos/sinks/ref_sinks_xy/CEVENTSCOPE_16.csv", 1e-300,
-     "CEVENTSCOPE"},
+    {"events", "CEVENTSCOPE_1", "xcos/sinks/ref_sinks_xy/CEVENTSCOPE_16.csv",
+     1e-300, "CEVENTSCOPE"},
 };
 
 /* sinks_store: RAND_m draws Scilab's sequence bit for bit (its seed and
@@ -46,13 +56,20 @@ static const xr_case xy_cases[] = {
  * the peak, as above. TOWS_c's record is what Scilab leaves in the
  * workspace (tows_A.csv, made by store_ref.sce), not its activations. */
 static const xr_case store_cases[] = {
-    {"show", "xcos/sinks/ref_sinks_store/AFFICH_m_6.csv", 1e-12, "AFFICH_m"},
-    {"view", "xcos/sinks/ref_sinks_store/CMATVIEW_7.csv", 1e-12, "CMATVIEW"},
-    {"surface", "xcos/sinks/ref_sinks_store/CMAT3D_8.csv", 1e-12, "CMAT3D"},
-    {"trash", "xcos/sinks/ref_sinks_store/TRASH_f_9.csv", 1e-12, "TRASH_f"},
-    {"wd", "xcos/sinks/ref_sinks_store/WRITEC_f_13.csv", 1e-12, "WRITEC_f d"},
-    {"ws", "xcos/sinks/ref_sinks_store/WRITEC_f_15.csv", 1e-12, "WRITEC_f sb"},
-    {"tows", "xcos/sinks/ref_sinks_store/tows_A.csv", 1e-12, "TOWS_c"},
+    {"show", "AFFICH_m_1", "xcos/sinks/ref_sinks_store/AFFICH_m_6.csv", 1e-12,
+     "AFFICH_m"},
+    {"view", "CMATVIEW_1", "xcos/sinks/ref_sinks_store/CMATVIEW_7.csv", 1e-12,
+     "CMATVIEW"},
+    {"surface", "CMAT3D_1", "xcos/sinks/ref_sinks_store/CMAT3D_8.csv", 1e-12,
+     "CMAT3D"},
+    {"trash", "TRASH_f_1", "xcos/sinks/ref_sinks_store/TRASH_f_9.csv", 1e-12,
+     "TRASH_f"},
+    {"wd", "WRITEC_f_1", "xcos/sinks/ref_sinks_store/WRITEC_f_13.csv", 1e-12,
+     "WRITEC_f d"},
+    {"ws", "WRITEC_f_2", "xcos/sinks/ref_sinks_store/WRITEC_f_15.csv", 1e-12,
+     "WRITEC_f sb"},
+    {"tows", "TOWS_c_1", "xcos/sinks/ref_sinks_store/tows_A.csv", 1e-12,
+     "TOWS_c"},
 };
 
 /* The header of a reference CSV after "t," must be the record's column
@@ -94,30 +111,34 @@ static void same_file(const char *ours, const char *ref) {
   remove(ours);
 }
 
-static void run_cases(const char *diagram, const xr_case *cases, size_t n,
-                      double tf) {
+/* xcos: 1 to run the .xcos file and use the cases' xsink names. */
+static void run_cases(const char *diagram, int xcos, const xr_case *cases,
+                      size_t n, double tf) {
   bsim_sim *s = xr_run(diagram, NULL);
   for (size_t i = 0; s && i < n; i++) {
-    xr_compare(s, cases[i].sink, cases[i].csv, tf, cases[i].rel_peak,
-               cases[i].what);
-    same_names(s, cases[i].sink, cases[i].csv);
+    const char *sink = xcos ? cases[i].xsink : cases[i].sink;
+    xr_compare(s, sink, cases[i].csv, tf, cases[i].rel_peak, cases[i].what);
+    same_names(s, sink, cases[i].csv);
   }
   bsim_sim_free(s);
 }
 
 int main(void) {
-  run_cases("xcos/sinks/sinks_xy.xml", xy_cases,
-            sizeof xy_cases / sizeof xy_cases[0], 2);
-  /* the WRITEC_f of sinks_store write to the current folder */
-  char dir[] = "/tmp/test_xcos_sinks-XXXXXX", cwd[1024];
-  CHECK(getcwd(cwd, sizeof cwd) && mkdtemp(dir) && chdir(dir) == 0,
-        "cannot work in %s", dir);
-  run_cases("xcos/sinks/sinks_store.xml", store_cases,
-            sizeof store_cases / sizeof store_cases[0], 2.2);
-  same_file("sinks_store_d.bin",
-            "xcos/sinks/ref_sinks_store/sinks_store_d.bin");
-  same_file("sinks_store_sb.bin",
-            "xcos/sinks/ref_sinks_store/sinks_store_sb.bin");
-  CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "cannot remove %s", dir);
+  for (int xcos = 0; xcos <= 1; xcos++) {
+    run_cases(xcos ? "xcos/sinks/sinks_xy.xcos" : "xcos/sinks/sinks_xy.xml",
+              xcos, xy_cases, sizeof xy_cases / sizeof xy_cases[0], 2);
+    /* the WRITEC_f of sinks_store write to the current folder */
+    char dir[] = "/tmp/test_xcos_sinks-XXXXXX", cwd[1024];
+    CHECK(getcwd(cwd, sizeof cwd) && mkdtemp(dir) && chdir(dir) == 0,
+          "cannot work in %s", dir);
+    run_cases(
+        xcos ? "xcos/sinks/sinks_store.xcos" : "xcos/sinks/sinks_store.xml",
+        xcos, store_cases, sizeof store_cases / sizeof store_cases[0], 2.2);
+    same_file("sinks_store_d.bin",
+              "xcos/sinks/ref_sinks_store/sinks_store_d.bin");
+    same_file("sinks_store_sb.bin",
+              "xcos/sinks/ref_sinks_store/sinks_store_sb.bin");
+    CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "cannot remove %s", dir);
+  }
   return xr_finish("test_xcos_sinks");
 }

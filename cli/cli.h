@@ -22,6 +22,9 @@ int bsim_cli_formats(const char *format, const char *out, bsim_format *of,
 int bsim_cli_plot(int argc, char **argv);
 int bsim_cli_plot_sim(const bsim_sim *s, const char *path, bsim_error *err);
 int bsim_cli_plot_path_ok(const char *path);
+/* sweep.c: `blocksim sweep`, `blocksim merge` */
+int bsim_cli_sweep(const bsim_library *lib, int argc, char **argv);
+int bsim_cli_merge(int argc, char **argv);
 /* analyze.c */
 int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv);

@@ -31,6 +31,13 @@ static const char usage_text[] =
     "                          [--at T] [--export DIR] [-p ...]\n"
     "       blocksim blocks [TYPE | --markdown]\n"
     "       blocksim solvers [NAME]\n"
+    "       blocksim sweep DIAGRAM -o study.h5|DIR [--param TARGET=VALUES]...\n"
+    "                     [--zip] [--manifest FILE.csv] [--random N | --lhs "
+    "N]\n"
+    "                     [--seed S] [--jobs N] [--shard I/N] [--mpi]\n"
+    "                     [--format h5|csv] [--progress | --no-progress]\n"
+    "                     [run options: --tf, --rtol, -p ...]\n"
+    "       blocksim merge -o OUT SHARD_OUTPUT...\n"
     "       blocksim plot RESULT -o FILE.png|.svg|.pdf [--signals A,B,...]\n"
     "                     [--panels table|one|each] [--title T]\n"
     "                     [--size WxH] [--run N]\n"
@@ -387,6 +394,8 @@ static int dispatch(const bsim_library *lib, const char *cmd, int argc,
   if (strcmp(cmd, "linearize") == 0) return bsim_cli_linearize(lib, argc, argv);
   if (strcmp(cmd, "solvers") == 0) return bsim_cli_solvers(lib, argc, argv);
   if (strcmp(cmd, "plot") == 0) return bsim_cli_plot(argc, argv);
+  if (strcmp(cmd, "sweep") == 0) return bsim_cli_sweep(lib, argc, argv);
+  if (strcmp(cmd, "merge") == 0) return bsim_cli_merge(argc, argv);
   return bsim_cli_usage("unknown command '%s'", cmd);
 }
 

@@ -224,6 +224,41 @@ done:
   return rc;
 }
 
+/* Where a target points, and whether a run may override it: -1 with err
+ * set when it names no block or level, an unknown parameter, or (1) a
+ * superblock port, which is structure. */
+static int target(const bsim_diagram *d, const char *tgt, dg_diagram **level,
+                  dg_block **block, const char **name, bsim_error *err) {
+  if (dg_override_resolve(d, tgt, level, block, name, err)) return -1;
+  if (!*block) return 0; /* a context variable: a new one is allowed */
+  const bsim_block_type *t = bsim_library_find(d->lib, (*block)->type);
+  if (t && (t->flags & BSIM_TYPE_PORT)) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "override '%s': '%s' is a superblock port, part of the "
+                   "structure a run cannot change",
+                   tgt, (*block)->id);
+    return 1;
+  }
+  if (t && dg_param_find(t, *name) < 0) {
+    char names[512];
+    dg_param_list(t, names, sizeof names);
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "override '%s': unknown parameter '%s' for type %s (its "
+                   "parameters: %s)",
+                   tgt, *name, t->name, names);
+    return -1;
+  }
+  return 0;
+}
+
+int bsim_diagram_target_check(const bsim_diagram *d, const char *tgt,
+                              bsim_error *err) {
+  dg_diagram *level;
+  dg_block *block;
+  const char *name;
+  return target(d, tgt, &level, &block, &name, err) ? -1 : 0;
+}
+
 /* Resolve every target without touching the tree. */
 static int resolve(struct dg_vary *v, const bsim_diagram *d,
                    const char *const *targets, const char *const *values,
@@ -237,30 +272,14 @@ static int resolve(struct dg_vary *v, const bsim_diagram *d,
                      targets[i] ? targets[i] : "");
       return -1;
     }
-    if (dg_override_resolve(d, targets[i], &level, &block, &it->name, err))
+    int rc = target(d, targets[i], &level, &block, &it->name, err);
+    if (rc) {
+      if (rc > 0) *v->structural = 1;
       return -1;
+    }
     it->level = level;
     it->block = block;
     it->expr = values[i];
-    if (!block) continue;
-    const bsim_block_type *t = bsim_library_find(d->lib, block->type);
-    if (t && (t->flags & BSIM_TYPE_PORT)) {
-      *v->structural = 1;
-      bsim_error_set(err, BSIM_ERR_INPUT,
-                     "override '%s': '%s' is a superblock port, part of the "
-                     "structure a run cannot change",
-                     targets[i], block->id);
-      return -1;
-    }
-    if (t && dg_param_find(t, it->name) < 0) {
-      char names[512];
-      dg_param_list(t, names, sizeof names);
-      bsim_error_set(err, BSIM_ERR_INPUT,
-                     "override '%s': unknown parameter '%s' for type %s (its "
-                     "parameters: %s)",
-                     targets[i], it->name, t->name, names);
-      return -1;
-    }
   }
   return 0;
 }

@@ -8,28 +8,32 @@
 #include "output/h5util.h"
 #include "output/writers.h"
 
-/* time, values and names of a record below loc. */
-static int record_datasets(hid_t loc, const out_record *r) {
+/* time, values and names of a record below loc; z: compress whatever the
+ * size. */
+static int record_datasets(hid_t loc, const out_record *r, int z) {
   double *t = NULL, *v = NULL;
   char **names = NULL;
-  int rc =
-      out_record_split(r, &t, &v) == 0 && out_record_columns(r, &names) == 0 &&
-              bsim_h5_vector(loc, "time", r->rows, t) == 0 &&
-              bsim_h5_matrix(loc, "values", r->rows, (size_t)r->cols, v) == 0 &&
-              bsim_h5_strings(loc, "names", (size_t)r->cols,
-                              (const char *const *)names) == 0
-          ? 0
-          : -1;
+  int rc = out_record_split(r, &t, &v) == 0 &&
+                   out_record_columns(r, &names) == 0 &&
+                   bsim_h5_vector(loc, "time", r->rows, t) == 0 &&
+                   (z ? bsim_h5_matrix_z : bsim_h5_matrix)(
+                       loc, "values", r->rows, (size_t)r->cols, v) == 0 &&
+                   bsim_h5_strings(loc, "names", (size_t)r->cols,
+                                   (const char *const *)names) == 0
+               ? 0
+               : -1;
   free(t);
   free(v);
   free(names);
   return rc;
 }
 
-int out_h5_write_run(hid_t loc, const out_run *o) {
-  if (bsim_h5_vector(loc, "time", o->rows, o->times) != 0 ||
-      bsim_h5_matrix(loc, "values", o->rows, o->cols, o->values) != 0 ||
-      bsim_h5_strings(loc, "names", o->cols, o->names) != 0)
+int out_h5_write_run(hid_t loc, const out_run *o, int study) {
+  if (study ? bsim_h5_matrix_z(loc, "values", o->rows, o->cols, o->values) != 0
+            : bsim_h5_vector(loc, "time", o->rows, o->times) != 0 ||
+                  bsim_h5_matrix(loc, "values", o->rows, o->cols, o->values) !=
+                      0 ||
+                  bsim_h5_strings(loc, "names", o->cols, o->names) != 0)
     return -1;
   if (o->nrec == 0) return 0;
   const char **paths = calloc(o->nrec, sizeof(char *));
@@ -41,7 +45,7 @@ int out_h5_write_run(hid_t loc, const out_run *o) {
   hid_t scopes = rc == 0 ? bsim_h5_group(loc, "scopes") : -1;
   for (size_t i = 0; scopes >= 0 && rc == 0 && i < o->nrec; i++) {
     hid_t g = bsim_h5_group(scopes, o->rec[i].path);
-    rc = g >= 0 ? record_datasets(g, &o->rec[i]) : -1;
+    rc = g >= 0 ? record_datasets(g, &o->rec[i], study) : -1;
     if (g >= 0) H5Gclose(g);
   }
   if (scopes >= 0) H5Gclose(scopes);
@@ -72,7 +76,7 @@ int out_h5_file(const char *path, const out_run *o, const char *diagram) {
   int ok = f >= 0 && bsim_h5_attr_string(f, "format", "blocksim-result") == 0 &&
            bsim_h5_attr_long(f, "version", 1) == 0 &&
            bsim_h5_attr_string(f, "diagram", diagram ? diagram : "") == 0 &&
-           out_h5_write_run(f, o) == 0;
+           out_h5_write_run(f, o, 0) == 0;
   if (f >= 0 && close_file(f) != 0) ok = 0;
   return ok ? 0 : -1;
 }
@@ -80,7 +84,7 @@ int out_h5_file(const char *path, const out_run *o, const char *diagram) {
 int out_record_h5(const char *path, const out_record *r) {
   hid_t f = create(path);
   int ok = f >= 0 && bsim_h5_attr_string(f, "block", r->path) == 0 &&
-           record_datasets(f, r) == 0;
+           record_datasets(f, r, 0) == 0;
   if (f >= 0 && close_file(f) != 0) ok = 0;
   return ok ? 0 : -1;
 }

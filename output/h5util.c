@@ -12,11 +12,11 @@
  * bookkeeping would outweigh any gain. */
 enum { COMPRESS_FROM = 512, CHUNK_VALUES = 8192 };
 
-static hid_t dataset_plist(int rank, const hsize_t *dims) {
+static hid_t dataset_plist(int rank, const hsize_t *dims, int always) {
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
   if (dcpl < 0) return dcpl;
   hsize_t n = dims[0] * (rank > 1 ? dims[1] : 1);
-  if (n < COMPRESS_FROM) return dcpl;
+  if (n == 0 || (n < COMPRESS_FROM && !always)) return dcpl;
   hsize_t chunk[2] = {dims[0], rank > 1 ? dims[1] : 1};
   hsize_t per_row = rank > 1 && dims[1] > 0 ? dims[1] : 1;
   hsize_t rows = CHUNK_VALUES / per_row;
@@ -31,9 +31,10 @@ static hid_t dataset_plist(int rank, const hsize_t *dims) {
 }
 
 static int write_numbers(hid_t loc, const char *name, int rank,
-                         const hsize_t *dims, hid_t type, const void *data) {
+                         const hsize_t *dims, hid_t type, const void *data,
+                         int always) {
   hid_t space = H5Screate_simple(rank, dims, NULL);
-  hid_t dcpl = space >= 0 ? dataset_plist(rank, dims) : -1;
+  hid_t dcpl = space >= 0 ? dataset_plist(rank, dims, always) : -1;
   hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
   hid_t ds = -1;
   int rc = -1;
@@ -50,35 +51,34 @@ static int write_numbers(hid_t loc, const char *name, int rank,
   return rc;
 }
 
-int bsim_h5_matrix(hid_t loc, const char *name, size_t rows, size_t cols,
-                   const double *data) {
-  hsize_t dims[2] = {rows, cols};
+/* write_numbers without HDF5's error printing. */
+static int numbers(hid_t loc, const char *name, int rank, size_t d0,
+                   size_t d1, hid_t type, const void *data, int always) {
+  hsize_t dims[2] = {d0, d1};
   int rc;
   H5E_BEGIN_TRY {
-    rc = write_numbers(loc, name, 2, dims, H5T_NATIVE_DOUBLE, data);
+    rc = write_numbers(loc, name, rank, dims, type, data, always);
   }
   H5E_END_TRY;
   return rc;
+}
+
+int bsim_h5_matrix(hid_t loc, const char *name, size_t rows, size_t cols,
+                   const double *data) {
+  return numbers(loc, name, 2, rows, cols, H5T_NATIVE_DOUBLE, data, 0);
+}
+
+int bsim_h5_matrix_z(hid_t loc, const char *name, size_t rows, size_t cols,
+                     const double *data) {
+  return numbers(loc, name, 2, rows, cols, H5T_NATIVE_DOUBLE, data, 1);
 }
 
 int bsim_h5_vector(hid_t loc, const char *name, size_t n, const double *v) {
-  hsize_t dims[1] = {n};
-  int rc;
-  H5E_BEGIN_TRY {
-    rc = write_numbers(loc, name, 1, dims, H5T_NATIVE_DOUBLE, v);
-  }
-  H5E_END_TRY;
-  return rc;
+  return numbers(loc, name, 1, n, 0, H5T_NATIVE_DOUBLE, v, 0);
 }
 
 int bsim_h5_longs(hid_t loc, const char *name, size_t n, const long long *v) {
-  hsize_t dims[1] = {n};
-  int rc;
-  H5E_BEGIN_TRY {
-    rc = write_numbers(loc, name, 1, dims, H5T_NATIVE_LLONG, v);
-  }
-  H5E_END_TRY;
-  return rc;
+  return numbers(loc, name, 1, n, 0, H5T_NATIVE_LLONG, v, 0);
 }
 
 static hid_t string_type(void) {
@@ -91,20 +91,25 @@ static hid_t string_type(void) {
   return t;
 }
 
-static int write_strings(hid_t loc, const char *name, size_t n,
-                         const char *const *s) {
-  hsize_t dims[1] = {n};
+static int write_strings(hid_t loc, const char *name, int rank,
+                         const hsize_t *dims, const char *const *s) {
+  size_t n = dims[0] * (rank > 1 ? dims[1] : 1);
   hid_t t = string_type();
-  hid_t space = H5Screate_simple(1, dims, NULL);
+  hid_t space = H5Screate_simple(rank, dims, NULL);
   hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
   hid_t ds = -1;
   int rc = -1;
   if (t >= 0 && space >= 0 && lcpl >= 0 &&
       H5Pset_create_intermediate_group(lcpl, 1) >= 0)
     ds = H5Dcreate2(loc, name, t, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  if (ds >= 0 &&
-      (n == 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) >= 0))
+  /* HDF5 callocs a conversion buffer of 1 MB per write by default: for a
+   * few names that memset costs more than the rest of a sweep's writing */
+  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  if (dxpl >= 0) H5Pset_buffer(dxpl, 4096 + 64 * n, NULL, NULL);
+  if (ds >= 0 && dxpl >= 0 &&
+      (n == 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, dxpl, s) >= 0))
     rc = 0;
+  if (dxpl >= 0) H5Pclose(dxpl);
   if (ds >= 0) H5Dclose(ds);
   if (lcpl >= 0) H5Pclose(lcpl);
   if (space >= 0) H5Sclose(space);
@@ -114,9 +119,21 @@ static int write_strings(hid_t loc, const char *name, size_t n,
 
 int bsim_h5_strings(hid_t loc, const char *name, size_t n,
                     const char *const *s) {
+  hsize_t dims[1] = {n};
   int rc;
   H5E_BEGIN_TRY {
-    rc = write_strings(loc, name, n, s);
+    rc = write_strings(loc, name, 1, dims, s);
+  }
+  H5E_END_TRY;
+  return rc;
+}
+
+int bsim_h5_strings2(hid_t loc, const char *name, size_t rows, size_t cols,
+                     const char *const *s) {
+  hsize_t dims[2] = {rows, cols};
+  int rc;
+  H5E_BEGIN_TRY {
+    rc = write_strings(loc, name, 2, dims, s);
   }
   H5E_END_TRY;
   return rc;

@@ -16,6 +16,9 @@
  * compressed (shuffle + deflate). 0 or -1. */
 int bsim_h5_matrix(hid_t loc, const char *name, size_t rows, size_t cols,
                    const double *data);
+/* The same, chunked and compressed whatever its size (study files). */
+int bsim_h5_matrix_z(hid_t loc, const char *name, size_t rows, size_t cols,
+                     const double *data);
 /* n doubles as a 1-D dataset. */
 int bsim_h5_vector(hid_t loc, const char *name, size_t n, const double *v);
 /* The same for 64-bit integers (1-D). */
@@ -23,6 +26,9 @@ int bsim_h5_longs(hid_t loc, const char *name, size_t n, const long long *v);
 /* n UTF-8 strings as a 1-D dataset of variable-length strings. */
 int bsim_h5_strings(hid_t loc, const char *name, size_t n,
                     const char *const *s);
+/* rows x cols of them (row-major) as a 2-D dataset. */
+int bsim_h5_strings2(hid_t loc, const char *name, size_t rows, size_t cols,
+                     const char *const *s);
 /* Attributes of an object. */
 int bsim_h5_attr_string(hid_t obj, const char *name, const char *value);
 int bsim_h5_attr_double(hid_t obj, const char *name, double value);
@@ -39,8 +45,9 @@ int bsim_h5_dims(hid_t loc, const char *name, size_t *rows, size_t *cols);
  * size bsim_h5_dims gives. 0 or -1. */
 int bsim_h5_read_doubles(hid_t loc, const char *name, double *out);
 int bsim_h5_read_longs(hid_t loc, const char *name, long long *out);
-/* A string dataset: malloc'ed array of n malloc'ed strings (free with
- * bsim_h5_free_strings). NULL on failure. */
+/* A string dataset (1-D or 2-D, n = all its strings): malloc'ed array of
+ * n malloc'ed strings (free with bsim_h5_free_strings). NULL on
+ * failure. */
 char **bsim_h5_read_strings(hid_t loc, const char *name, size_t *n);
 void bsim_h5_free_strings(char **s, size_t n);
 /* A string attribute, malloc'ed, or NULL. */

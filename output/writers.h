@@ -13,8 +13,9 @@
 
 /* A run's datasets below loc (docs/batch.md): time, values, names, and
  * scope_names plus scopes/<block path>/{time,values,names} when it
- * recorded. 0 or -1. */
-int out_h5_write_run(hid_t loc, const out_run *o);
+ * recorded. In a study (study = 1) time and names are the file's, at its
+ * root, and every values dataset is chunked and compressed. 0 or -1. */
+int out_h5_write_run(hid_t loc, const out_run *o, int study);
 /* A whole HDF5 file for one run: the run at the root, attributes format,
  * version and diagram. 0 or -1. */
 int out_h5_file(const char *path, const out_run *o, const char *diagram);

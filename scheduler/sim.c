@@ -444,6 +444,14 @@ int bsim_sim_run(bsim_sim *s, bsim_error *err) {
   return bsim_run_loop(s, err);
 }
 
+size_t bsim_sim_samples(const bsim_sim *s) {
+  return s->nrows;
+}
+
+const double *bsim_sim_times(bsim_sim *s) {
+  return sample_times(s) == 0 ? s->times : NULL;
+}
+
 const char *bsim_sim_diagram_file(const bsim_sim *s) {
   return s->flat->file;
 }

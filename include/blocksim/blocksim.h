@@ -66,6 +66,11 @@ BSIM_API int bsim_diagram_observe(bsim_diagram *d, const char *name,
 
 /* The format the diagram was read from: "native", "xcos" or "zcos". */
 BSIM_API const char *bsim_diagram_format(const bsim_diagram *d);
+/* Whether target names something an override may set in d: a parameter of
+ * an existing block, or a context variable of an existing level (the top
+ * level for a bare name). 0, or -1 with err set (status 2) saying why. */
+BSIM_API int bsim_diagram_target_check(const bsim_diagram *d,
+                                       const char *target, bsim_error *err);
 
 /* The run-time model a block type builds from its default parameters
  * (ports, sizes, states), for documentation. 0, or -1 with err set when a
@@ -257,6 +262,11 @@ typedef struct bsim_write_options {
 
 BSIM_API void bsim_write_options_init(bsim_write_options *o);
 
+/* The number of sample times a run records (a run stopped early by a
+ * block fills fewer), and the times themselves, made now if no run has
+ * made them yet (NULL out of memory). */
+BSIM_API size_t bsim_sim_samples(const bsim_sim *s);
+BSIM_API const double *bsim_sim_times(bsim_sim *s);
 /* The diagram file a sim was made from, as given to bsim_diagram_load. */
 BSIM_API const char *bsim_sim_diagram_file(const bsim_sim *s);
 

@@ -263,6 +263,8 @@ void bsim_library_release(const bsim_library *clib) {
   for (size_t i = 0; i < lib->nstrings; i++)
     free(lib->strings[i]);
   free(lib->strings);
+  free(lib->cc);
+  free(lib->cc_cache);
   bsim_library_release(lib->parent);
   free(lib);
 }

@@ -42,6 +42,7 @@ struct bsim_library {
   size_t nstrings, capstrings;
   void **handles; /* dlopen handles, closed in reverse order at the end */
   size_t nhandles, caphandles;
+  char *cc, *cc_cache; /* C blocks' compiler and cache folder, NULL: default */
 };
 
 /* Grow *arr (elements of size sz) to hold at least need; 0 or -1. */
@@ -50,6 +51,10 @@ int bsim_lib_reserve(void **arr, size_t *cap, size_t need, size_t sz);
  * nengines (a plugin whose initialisation failed); 0 or -1 (no memory to
  * rebuild the indexes: the library is then unusable). */
 int bsim_lib_truncate(bsim_library *lib, size_t ntypes, size_t nengines);
+/* bsim_library_load with the origin its types get (NULL: the path);
+ * path must contain a '/' when origin is given. */
+int bsim_lib_load_as(bsim_library *lib, const char *path, const char *origin,
+                     bsim_error *err);
 /* Is this dlopen handle already held by lib or one of its parents? */
 int bsim_lib_holds(const bsim_library *lib, const void *handle);
 

@@ -77,20 +77,37 @@ static bsim_plugin_init_fn entry_point(void *h, const char *path,
 }
 
 int bsim_library_load(bsim_library *lib, const char *path, bsim_error *err) {
+  return bsim_lib_load_as(lib, path, NULL, err);
+}
+
+int bsim_lib_load_as(bsim_library *lib, const char *path, const char *origin,
+                     bsim_error *err) {
   if (!lib || !path || !*path) {
     bsim_error_set(err, BSIM_ERR_INPUT, "plugin: no library or no path");
     return -1;
   }
   char *file = as_file_path(path);
+  if (file && origin) { /* the origin to keep, not the file's name */
+    char *o = strdup(origin);
+    free(file);
+    file = o;
+  }
   if (!file) return nomem(err);
   /* RTLD_LOCAL: two plugins may use the same helper names. */
-  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  void *h = dlopen(origin ? path : file, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *why = dlerror();
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "%s: cannot load plugin: %s (hint: give the path of a "
-                   "shared object built against blocksim/plugin.h)",
-                   path, why ? why : "unknown reason");
+    if (origin) /* compiled from a diagram's code (cblock.c) */
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "cannot load its compiled code: %s (hint: does the "
+                     "code define every function it uses, the block's own "
+                     "included?)",
+                     why ? why : "unknown reason");
+    else
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s: cannot load plugin: %s (hint: give the path of a "
+                     "shared object built against blocksim/plugin.h)",
+                     path, why ? why : "unknown reason");
     free(file);
     return -1;
   }

@@ -46,6 +46,7 @@ static const struct {
     {bsim_tag_types, &bsim_tag_ntypes},
     {bsim_switching_types, &bsim_switching_ntypes},
     {bsim_bounce_types, &bsim_bounce_ntypes},
+    {bsim_cblock_types, &bsim_cblock_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "blocksim/scicos_block4.h"
+#include "blocks/scicos4.h"
 
 enum {
   P_RPAR,
@@ -32,26 +32,7 @@ enum {
 _Static_assert(P_COUNT == BSIM_SCICOS4_NPARAMS, "one spec per parameter");
 
 const bsim_param_spec bsim_scicos4_params[BSIM_SCICOS4_NPARAMS] = {
-    {"rpar", BSIM_PARAM_REAL, "[]", "real parameters (rpar), any shape"},
-    {"ipar", BSIM_PARAM_REAL, "[]", "integer parameters (ipar), integers"},
-    {"opar", BSIM_PARAM_REAL, "[]",
-     "one real object parameter (opar(1)); [] for none"},
-    {"state", BSIM_PARAM_REAL, "[]", "initial continuous state (x0)"},
-    {"dstate", BSIM_PARAM_REAL, "[]", "initial discrete state (z0)"},
-    {"in", BSIM_PARAM_REAL, "[]",
-     "rows of each input port; -k: a size shared with other ports"},
-    {"in2", BSIM_PARAM_REAL, "[]", "columns of each input port; [] = all 1"},
-    {"out", BSIM_PARAM_REAL, "[]", "rows of each output port"},
-    {"out2", BSIM_PARAM_REAL, "[]", "columns of each output port; [] = all 1"},
-    {"evtin", BSIM_PARAM_REAL, "[]", "one entry (1) per event input"},
-    {"evtout", BSIM_PARAM_REAL, "[]", "one entry (1) per event output"},
-    {"firing", BSIM_PARAM_REAL, "[]",
-     "initial firing time of each event output, < 0 none; [] = none"},
-    {"dep_ut", BSIM_PARAM_REAL, "[1 0]",
-     "[feedthrough, always active] (Xcos's dep_ut), each 0 or 1"},
-    {"nzcross", BSIM_PARAM_REAL, "0", "number of zero-crossing surfaces"},
-    {"nmode", BSIM_PARAM_REAL, "0", "number of modes"},
-};
+    BSIM_SCICOS4_PARAM_SPECS};
 
 const char bsim_scicos4_doc[] =
     "An Xcos type-4 computational function, run unchanged through blocksim's\n"

@@ -113,6 +113,9 @@ extern const bsim_block_type *const bsim_bounce_types[]; /* bounce.c */
 extern const int bsim_bounce_ntypes;
 extern const bsim_block_type *const bsim_switching_types[]; /* switching.c */
 extern const int bsim_switching_ntypes;
+/* cblock_type.c: CBLOCK, CBLOCK4 (C source compiled at load time). */
+extern const bsim_block_type *const bsim_cblock_types[];
+extern const int bsim_cblock_ntypes;
 /* matrix_la.c, in matrix.c's table */
 extern const bsim_block_type bsim_type_MATINV, bsim_type_MATPINV,
     bsim_type_MATBKSL, bsim_type_MATEIG, bsim_type_mat_vpv;

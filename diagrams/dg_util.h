@@ -42,6 +42,12 @@ int dg_override_resolve(const bsim_diagram *d, const char *target,
  * read. diagrams/file.c. */
 char *dg_slurp(const char *path, size_t *len, bsim_error *err);
 
+/* Compile the diagram's C blocks (CBLOCK, CBLOCK4) and make each a block
+ * of the type its code defines, in a child library the diagram then owns
+ * (d->lib). 0, or -1 with err set (status 2 for a compiler error).
+ * diagrams/cblocks.c; every reader calls it once the tree is read. */
+int dg_compile_cblocks(bsim_diagram *d, bsim_error *err);
+
 /* Load the plugin a diagram names (path relative to the diagram file's
  * folder unless absolute) into lib; a failure is reported at file:line.
  * 0 or -1. diagrams/libraries.c. */

@@ -41,7 +41,7 @@ static const attr_rule attr_rules[] = {
     {"solver-param", 2, {"name", "value"}},
     {"output", 0, {"samples", "spacing"}},
     {"block", 2, {"id", "type"}},
-    {"param", 2, {"name", "value"}},
+    {"param", 1, {"name", "value"}},
     {"superblock", 1, {"id"}},
     {"link", 2, {"from", "to"}},
     {"activation", 2, {"from", "to"}},
@@ -119,8 +119,14 @@ static int read_params(reader *r, xmlNodePtr parent, const char *child,
     if (!is_elem(c, child)) continue;
     dg_param *q = &p[(*nout)++];
     q->name = attr(c, "name");
-    q->expr = attr(c, "value");
     q->line = line_of(c);
+    if (xmlHasProp(c, (const xmlChar *)"value")) {
+      q->expr = attr(c, "value");
+    } else { /* <param name="code">text</param>: a C block's source */
+      xmlChar *text = xmlNodeGetContent(c);
+      q->expr = text ? strdup((const char *)text) : NULL;
+      xmlFree(text);
+    }
     if (!q->name || !q->expr) return nomem(r), -1;
   }
   return 0;
@@ -550,6 +556,10 @@ bsim_diagram *dg_native_read(const char *path, xmlDocPtr doc,
   init_settings(&d->settings);
   d->lib = r.lib = read_libraries(&r, xmlDocGetRootElement(doc), lib);
   if (d->lib) d->root = read_level(&r, xmlDocGetRootElement(doc), d, NULL);
+  if (d->root && dg_compile_cblocks(d, err) != 0) {
+    dg_diagram_free(d->root);
+    d->root = NULL;
+  }
   if (!d->root) {
     bsim_diagram_free(d);
     d = NULL;

@@ -100,6 +100,31 @@ BSIM_API int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
                                     bsim_error *err);
 
 /* ------------------------------------------------------------------ */
+/* C blocks (blocks/cblock.c)                                          */
+/* ------------------------------------------------------------------ */
+
+/* Compile `source`, C code defining the Xcos type-4 function `function`
+ * (implicit: an implicit one) as Xcos's CBLOCK carries it, with the
+ * system's C compiler into a shared object, and load it: the type
+ * `function` (parameters as BSIM_SCICOS4_TYPE's) joins lib with origin
+ * `origin` (e.g. "model.xml:12: block 'c'", also the prefix of messages).
+ * The object is cached (bsim_library_set_c_compiler), keyed by a hash of
+ * the source, the function, the compiler and blocksim's version: the same
+ * code is compiled once. A compiler failure is status BSIM_ERR_INPUT with
+ * the compiler's message. 0 or -1. */
+BSIM_API int bsim_library_compile_c(bsim_library *lib, const char *function,
+                                    const char *source, int implicit,
+                                    const char *origin, bsim_error *err);
+
+/* The compiler command for C blocks (words separated by spaces, e.g.
+ * "gcc -O3"; NULL: $CC, else "cc") and the cache folder (NULL:
+ * $XDG_CACHE_HOME/blocksim, else $HOME/.cache/blocksim). Child libraries
+ * use their parent's setting. 0 or -1. */
+BSIM_API int bsim_library_set_c_compiler(bsim_library *lib, const char *cc,
+                                         const char *cache_dir,
+                                         bsim_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Engines (scheduler/engines.c)                                       */
 /* ------------------------------------------------------------------ */
 

@@ -3,7 +3,8 @@
  * transfer-function interfaces (CLSS_f, CLR_f: Scilab's csslti, same
  * semantics as csslti4), the state-space systems whose state jumps to an
  * input on an event (TCLSS, TCLSS_f), the vector integrators INTEGRAL and
- * INTEGRAL_f, the numerical derivative DERIV, the dummy state CLINDUMMY_f
+ * INTEGRAL_f, the numerical derivative DERIV and the PID built on it, the
+ * dummy state CLINDUMMY_f
  * and the sample-and-hold SAMPLEHOLD_f. Where a newer block computes the
  * same thing its computational function is reused (blocks/std.h).
  */
@@ -300,51 +301,68 @@ static const bsim_block_type type_INTEGRAL_f = {
 
 /* Xcos's deriv: the difference quotient of the input between the last two
  * distinct times the block computed its outputs. Work memory: the two
- * times, then the two input values of each element. */
+ * times, then the two input values of each element, then the last
+ * quotient of each (the output, which holds while no new time comes). */
 typedef struct deriv_work {
   double t0, t1;
-  double u[]; /* u0 of element i at 2i, u1 at 2i+1 */
+  int n;
+  double v[]; /* u0 of element i at 2i, u1 at 2i+1; quotients from 2n */
 } deriv_work;
+
+static deriv_work *deriv_new(bsim_block *blk, int n) {
+  free(*blk->work);
+  deriv_work *w = calloc(1, sizeof *w + 3 * (size_t)n * sizeof(double));
+  *blk->work = w;
+  if (!w) {
+    bsim_block_error(blk, "out of memory");
+    return NULL;
+  }
+  w->n = n;
+  w->t0 = w->t1 = blk->t;
+  return w;
+}
+
+static void deriv_free(bsim_block *blk) {
+  free(*blk->work);
+  *blk->work = NULL;
+}
+
+/* One evaluation at blk->t with input u; returns the quotients. */
+static const double *deriv_step(deriv_work *w, double t, const double *u) {
+  int n = w->n;
+  double *q = w->v + 2 * n;
+  /* A time a few ulps after the last is the same instant (a clock's
+   * accumulated time against a sample time): a quotient over such an
+   * interval would be rounding noise. */
+  if (t > w->t1 + 4 * DBL_EPSILON * fmax(1.0, fabs(w->t1))) {
+    w->t0 = w->t1;
+    for (int i = 0; i < n; i++)
+      w->v[2 * i] = w->v[2 * i + 1];
+  }
+  w->t1 = t;
+  for (int i = 0; i < n; i++)
+    w->v[2 * i + 1] = u[i];
+  double dt = w->t1 - w->t0;
+  if (dt != 0)
+    for (int i = 0; i < n; i++)
+      q[i] = (w->v[2 * i + 1] - w->v[2 * i]) / dt;
+  return q;
+}
 
 static void deriv_fn(bsim_block *blk, int flag) {
   int n = bsim_std_insize(blk, 0);
   deriv_work *w = (deriv_work *)*blk->work;
   if (flag == BSIM_FLAG_INIT) {
-    if (n != bsim_std_outsize(blk, 0)) {
+    if (n != bsim_std_outsize(blk, 0))
       bsim_block_error(blk, "input and output must have the same size");
-      return;
-    }
-    free(w);
-    w = calloc(1, sizeof *w + 2 * (size_t)n * sizeof(double));
-    *blk->work = w;
-    if (!w) {
-      bsim_block_error(blk, "out of memory");
-      return;
-    }
-    w->t0 = w->t1 = blk->t;
-    return;
+    else
+      deriv_new(blk, n);
+  } else if (flag == BSIM_FLAG_END) {
+    deriv_free(blk);
+  } else if (flag == BSIM_FLAG_OUTPUTS && w) {
+    memcpy(blk->outptr[0], deriv_step(w, blk->t, blk->inptr[0]),
+           sizeof(double) * (size_t)n);
   }
-  if (flag == BSIM_FLAG_END) {
-    free(w);
-    *blk->work = NULL;
-    return;
-  }
-  if (flag != BSIM_FLAG_OUTPUTS || !w) return;
-  /* A time a few ulps after the last is the same instant (a clock's
-   * accumulated time against a sample time): a quotient over such an
-   * interval would be rounding noise. */
-  if (blk->t > w->t1 + 4 * DBL_EPSILON * fmax(1.0, fabs(w->t1))) {
-    w->t0 = w->t1;
-    for (int i = 0; i < n; i++)
-      w->u[2 * i] = w->u[2 * i + 1];
-  }
-  w->t1 = blk->t;
-  for (int i = 0; i < n; i++)
-    w->u[2 * i + 1] = blk->inptr[0][i];
-  double dt = w->t1 - w->t0;
-  if (dt != 0)
-    for (int i = 0; i < n; i++)
-      blk->outptr[0][i] = (w->u[2 * i + 1] - w->u[2 * i]) / dt;
 }
 
 static const bsim_block_type type_DERIV = {
@@ -369,6 +387,80 @@ static const bsim_block_type type_DERIV = {
     deriv_fn,
     0,
     ""};
+
+/* -------------------------------------------------------------------- PID */
+
+static const bsim_param_spec pid_params[] = {
+    {"P", BSIM_PARAM_REAL, "1", "proportional gain"},
+    {"I", BSIM_PARAM_REAL, "1", "integral gain"},
+    {"D", BSIM_PARAM_REAL, "1", "derivative gain"},
+};
+
+static int pid_define(bsim_define_ctx *ctx, bsim_model *m) {
+  double g[3];
+  static const char *const names[3] = {"P", "I", "D"};
+  for (int k = 0; k < 3; k++)
+    if (bsim_std_scalar(ctx, names[k], &g[k]) != 0) return -1;
+  double *r = bsim_model_alloc_rpar(m, 3);
+  if (!r || !bsim_model_alloc_x0(m, 1) ||
+      bsim_model_set_inputs(m, 1, 1, 1, 1) != 0 ||
+      bsim_model_set_outputs(m, 1, 1, 1) != 0)
+    return oom(ctx);
+  for (int k = 0; k < 3; k++)
+    r[k] = g[k];
+  m->dep_t = 1;
+  return 0;
+}
+
+/* Xcos's PID superblock, computed in the same order: P u, plus the
+ * integral of I u (from 0), plus DERIV's quotient of D u. */
+static void pid_fn(bsim_block *blk, int flag) {
+  deriv_work *w = (deriv_work *)*blk->work;
+  const double *g = blk->rpar;
+  double u = blk->nin ? blk->inptr[0][0] : 0;
+  switch (flag) {
+  case BSIM_FLAG_INIT:
+    if (blk->nrpar != 3 || blk->nx != 1)
+      bsim_block_error(blk, "needs rpar = [P; I; D] and one state");
+    else
+      deriv_new(blk, 1);
+    return;
+  case BSIM_FLAG_END:
+    deriv_free(blk);
+    return;
+  case BSIM_FLAG_DERIVATIVES:
+    blk->xd[0] = g[1] * u;
+    return;
+  case BSIM_FLAG_OUTPUTS:
+  case BSIM_FLAG_REINIT: {
+    if (!w) return;
+    double du = g[2] * u;
+    /* DERIV moves only at flag 1; at flag 6 its output holds */
+    double d =
+        flag == BSIM_FLAG_OUTPUTS ? deriv_step(w, blk->t, &du)[0] : w->v[2];
+    blk->outptr[0][0] = g[0] * u + blk->x[0] + d;
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+static const bsim_block_type type_PID = {
+    "PID", "pid", "PID controller: y = P u + integral of I u + d(D u)/dt.",
+    "The scalar equivalent of Xcos's PID superblock: y = P u + x + D',\n"
+    "where x' = I u from x = 0 and D' is DERIV's difference quotient of\n"
+    "D u (see DERIV: it follows the times the integrator evaluates the\n"
+    "diagram). In .xcos files PID is a masked superblock (sim csuper) of\n"
+    "GAINBLK, INTEGRAL_m, DERIV and SUMMATION blocks, which the Xcos\n"
+    "reader dissolves; for vector signals or matrix gains, write that\n"
+    "superblock natively (docs/blocks.md).\n"
+    "Run-time layout (blocksim's own; Xcos has no PID function): rpar =\n"
+    "[P; I; D], x0 = [0], in = out = 1, in2 = out2 = 1, dep_u = 1,\n"
+    "dep_t = 1; work memory as DERIV's.",
+    pid_params, 3, pid_define, pid_fn, 0,
+    /* none: a file's PID is a superblock, its gains inside it */
+    NULL};
 
 /* ------------------------------------------------------------ CLINDUMMY_f */
 
@@ -419,9 +511,9 @@ static const bsim_block_type type_SAMPLEHOLD_f = {
 /* ------------------------------------------------------- family registry */
 
 const bsim_block_type *const bsim_linear_f_types[] = {
-    &type_CLSS_f,  &type_CLR_f,       &type_TCLSS,        &type_TCLSS_f,
-    &type_tcsltj4, &type_tcsltj,      &type_INTEGRAL,     &type_INTEGRAL_f,
-    &type_DERIV,   &type_CLINDUMMY_f, &type_SAMPLEHOLD_f,
+    &type_CLSS_f,  &type_CLR_f,  &type_TCLSS,       &type_TCLSS_f,
+    &type_tcsltj4, &type_tcsltj, &type_INTEGRAL,    &type_INTEGRAL_f,
+    &type_DERIV,   &type_PID,    &type_CLINDUMMY_f, &type_SAMPLEHOLD_f,
 };
 const int bsim_linear_f_ntypes =
     (int)(sizeof bsim_linear_f_types / sizeof bsim_linear_f_types[0]);

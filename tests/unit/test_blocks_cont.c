@@ -385,6 +385,12 @@ static void bounce_collisions(void) {
   done(&h);
 }
 
+/* PID takes scalar gains (matrix gains need its superblock form). */
+static void pid_errors(void) {
+  define_fails("PID", 1, (const char *[]){"P"},
+               (bsim_value[]){{1, 2, (double[]){1, 2}, NULL}}, "'P'");
+}
+
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
  * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
  * its output during the initial fixed point, as Xcos's flag 6 does. */
@@ -455,6 +461,7 @@ int main(void) {
   switching_defines();
   convert_overflow();
   bounce_collisions();
+  pid_errors();
   numeric_failures();
   sat_f();
   if (failures) {

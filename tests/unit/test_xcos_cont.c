@@ -65,6 +65,15 @@ static const xr_case cases[] = {
      * checks the physics exactly. */
     {"xcos/cont/bounce.xml", 4, "scope", "xcos/cont/ref_bounce/CMSCOPE_2.csv",
      1e-3, "BOUNCE, three balls"},
+    /* pid: the native PID, and the same controller as the superblock Xcos
+     * builds, against Xcos's PID. DERIV's quotient depends on the history
+     * of evaluations, the solver's Jacobian evaluations included (their
+     * perturbed inputs at the same instant move it by ~perturbation/step):
+     * 2e-5 of the peak seen for either form, so 1e-4. */
+    {"xcos/cont/pid.xml", 8, "scope", "xcos/cont/ref_pid/CMSCOPE_7.csv", 1e-4,
+     "PID block"},
+    {"xcos/cont/pid.xml", 8, "scope2", "xcos/cont/ref_pid/CMSCOPE_7.csv", 1e-4,
+     "PID as its superblock"},
 };
 
 /* DERIV of sin(t) with the integrator's step bounded by 1e-3: the

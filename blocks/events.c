@@ -6,7 +6,6 @@
  * and through the calendar's initial firings set by their define steps.
  * The routing blocks live in evroute.c; this file holds the family table.
  */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -48,62 +47,6 @@ static void evtdly4_fn(bsim_block *blk, int flag) {
   } else if (flag == BSIM_FLAG_END) {
     free(w);
     *blk->work = NULL;
-  }
-}
-
-/* SampleCLK: ticks at offset + k period (the first at t >= 0). Xcos merges
- * all SampleCLK blocks into one clock at compile time; here each is its own
- * clock, computed from the number of ticks since the first so that it does
- * not drift. */
-typedef struct sample_work {
-  double base; /* time of tick 0 of the current run of ticks */
-  long k;      /* ticks scheduled since base */
-  int have;    /* base is meaningful */
-} sample_work;
-
-static void sampleclk_fn(bsim_block *blk, int flag) {
-  sample_work *w = (sample_work *)*blk->work;
-  switch (flag) {
-  case BSIM_FLAG_INIT:
-    if (blk->nrpar < 2 || !(blk->rpar[0] > 0) || blk->nevout < 1) {
-      bsim_block_error(blk, "rpar must hold [period > 0; offset] and the "
-                            "block needs one event output");
-      return;
-    }
-    if (!w) {
-      w = calloc(1, sizeof *w);
-      if (!w) {
-        bsim_block_error(blk, "out of memory");
-        return;
-      }
-      *blk->work = w;
-    }
-    w->k = 0;
-    w->have = 0;
-    break;
-  case BSIM_FLAG_EVENTS: {
-    if (!w || blk->nevprt == 0) return;
-    double dt = blk->rpar[0], t = blk->t;
-    /* A tick served by the scheduler lands within rounding of the time we
-     * asked for; 1e-9 of the period separates that from a real retrigger. */
-    double tol = 1e-9 * dt + 8 * DBL_EPSILON * fabs(t);
-    if (w->have && fabs(t - (w->base + (double)w->k * dt)) <= tol) {
-      w->k++;
-    } else {
-      w->base = t;
-      w->k = 1;
-      w->have = 1;
-    }
-    double d = w->base + (double)w->k * dt - t;
-    blk->evout[0] = d > 0 ? d : 0;
-    break;
-  }
-  case BSIM_FLAG_END:
-    free(w);
-    *blk->work = NULL;
-    break;
-  default:
-    break;
   }
 }
 
@@ -191,8 +134,7 @@ static const bsim_block_type bsim_type_CLOCK_c = {
 static const bsim_param_spec sampleclk_params[] = {
     {"period", BSIM_PARAM_REAL, "1", "sample time (> 0)"},
     {"offset", BSIM_PARAM_REAL, "0",
-     "phase of the ticks, at most period in absolute value: ticks at offset + "
-     "k period"},
+     "date of the first tick, from 0 to period: ticks at offset + k period"},
 };
 
 static int sampleclk_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -202,30 +144,37 @@ static int sampleclk_define(bsim_define_ctx *ctx, bsim_model *m) {
     return -1;
   if (dt <= 0)
     return bsim_define_error(ctx, "'period' must be > 0, got %g", dt);
-  if (fabs(off) > dt)
+  if (off < 0 || off > dt)
     return bsim_define_error(
-        ctx, "|'offset'| must not exceed 'period' (%g), got %g", dt, off);
-  /* A negative offset makes the first tick at t >= 0 the one of k = 1. */
-  return delay_model(ctx, m, dt, off, off >= 0 ? off : off + dt);
+        ctx, "'offset' must be from 0 to 'period' (%g), got %g", dt, off);
+  double *r = bsim_model_alloc_rpar(m, 2);
+  if (!r || bsim_model_set_events(m, 0, 1) != 0)
+    return bsim_define_error(ctx, "out of memory");
+  r[0] = dt;
+  r[1] = off;
+  return 0;
 }
+
+/* Never runs: the flattener replaces every SampleCLK by one M_freq. */
+static void sampleclk_fn(bsim_block *blk, int flag) {}
 
 static const bsim_block_type bsim_type_SampleCLK = {
     "SampleCLK",
     "sampleclk",
     "Sample clock: ticks at offset + k period.",
-    "Fires its event output at offset + k period for k = 0, 1, ... (the\n"
-    "first tick at t >= 0). Xcos merges all SampleCLK blocks of a diagram\n"
-    "into one clock at compile time; here each is a self-activated leaf\n"
-    "computed as EVTDLY_c, which gives the same tick times.\n"
-    "Run-time layout: rpar = [period; offset] (as Xcos), firing = [offset]\n"
-    "(offset + period if negative), one event input (the loop, added by the\n"
-    "flattener), one event output. Xcos stores firing = -1 and no event\n"
-    "input, since its compiler builds the clock itself.",
+    "Fires its event output at offset + k period, k = 0, 1, ... As Xcos's\n"
+    "compiler does, the flattener replaces all SampleCLK blocks of a\n"
+    "diagram by one M_freq clock, wherever they are: clocks due at one\n"
+    "date give one activation (a block fed by two of them gets both event\n"
+    "bits at once), and dates are offset + integer / den, computed exactly\n"
+    "as Scilab computes them.\n"
+    "Run-time layout: rpar = [period; offset], nevin = 0, nevout = 1,\n"
+    "firing = [-1] (as Xcos).",
     sampleclk_params,
     2,
     sampleclk_define,
     sampleclk_fn,
-    BSIM_TYPE_SELF_ACTIVATED,
+    BSIM_TYPE_SAMPLE_CLOCK,
     "period,offset"};
 
 /* ------------------------------------------------ evtdly: EVTDLY_f, CLOCK_f */
@@ -317,6 +266,8 @@ static const bsim_block_type bsim_type_CLOCK_f = {
 /* evroute.c */
 extern const bsim_block_type bsim_type_IFTHEL_f, bsim_type_ESELECT_f,
     bsim_type_CLKSOMV_f, bsim_type_CLKSOM_f, bsim_type_ANDBLK;
+/* mfreq.c */
+extern const bsim_block_type bsim_type_M_freq;
 
 /* ---------------------------------------------------------- END_c, HALT_f */
 
@@ -497,7 +448,7 @@ const bsim_block_type *const bsim_event_types[] = {
     &bsim_type_ESELECT_f, &bsim_type_CLKSOMV_f, &bsim_type_CLKSOM_f,
     &bsim_type_ANDBLK,    &bsim_type_END_c,     &bsim_type_ENDBLK,
     &bsim_type_HALT_f,    &bsim_type_CLKINV_f,  &bsim_type_CLKOUTV_f,
-    &bsim_type_CLKIN_f,   &bsim_type_CLKOUT_f,
+    &bsim_type_CLKIN_f,   &bsim_type_CLKOUT_f,  &bsim_type_M_freq,
 };
 const int bsim_event_ntypes =
     (int)(sizeof bsim_event_types / sizeof bsim_event_types[0]);

@@ -47,6 +47,9 @@ typedef struct bsim_flat {
                               into it, so it lives as long as this */
   bsim_flat_block *blocks;
   int nblocks;
+  /* The first ntree blocks are the diagram's leaves in walk order; those
+   * after them were made by flattening (the merged sample clock). */
+  int ntree;
   bsim_flat_link *links; /* data links, one per (source, destination) */
   int nlinks;
   bsim_flat_link *activations; /* event output -> event input */

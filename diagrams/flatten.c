@@ -551,7 +551,9 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   }
   if (rc == 0) rc = dg_fl_walk(&f, d->root, NULL, "", 0);
   if (rc == 0) rc = take_blocks(&f, out);
+  if (rc == 0) out->ntree = out->nblocks;
   if (rc == 0) rc = dg_fl_join(&f, out, &lines);
+  if (rc == 0) rc = dg_merge_sample_clocks(out, err);
   if (rc == 0) rc = dg_infer_sizes(out, lines, err);
   free(lines);
   fl_free(&f);

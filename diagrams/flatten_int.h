@@ -97,6 +97,16 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
  * resolve observes. 0 or -1. */
 int dg_fl_join(fl *f, bsim_flat *out, int **lines);
 
+/* Replace a flat diagram's SampleCLK blocks by one M_freq clock
+ * (sampleclk.c), after joining. 0, or -1 with err set. */
+int dg_merge_sample_clocks(bsim_flat *out, bsim_error *err);
+/* For one run whose parameters rebuilt some sample clocks' models (in
+ * models[], NULL = unchanged): the merged clock's model rebuilt too, in
+ * models[] at its index. 0; -1 with err set, and *structural = 1 when the
+ * new periods group the clocks differently (a new number of outputs). */
+int dg_vary_sample_clocks(const bsim_flat *base, bsim_model **models,
+                          int *structural, bsim_error *err);
+
 /* Evaluates the context of level dg into scope (flatten's walk, before
  * the level's blocks): pinned overrides, script, <var>s. 0 or -1. */
 int dg_fl_context(fl *f, const dg_diagram *dg, bsim_scope *scope,

@@ -254,7 +254,9 @@ static int build_activations(fl *f, bsim_flat *out) {
                      f->file, nd->line, nd->path, nd->type->name);
       rc = -1;
     } else {
-      rc = act_push(f, &a, (bsim_flat_link){nd->flat, 0, nd->flat, 0});
+      /* every event output (CLOCK_c has one, M_freq one per combination) */
+      for (int k = 0; k < nd->model.nevout && rc == 0; k++)
+        rc = act_push(f, &a, (bsim_flat_link){nd->flat, k, nd->flat, 0});
     }
   }
   if (rc == 0) rc = drop_repeats(f, &a);

@@ -303,14 +303,14 @@ int bsim_flat_vary(const bsim_diagram *d, const bsim_flat *base,
   if (!v.items) return dg_fl_nomem(&f);
   if (resolve(&v, d, targets, values, err) == 0 &&
       dg_fl_walk(&f, d->root, NULL, "", 0) == 0) {
-    if (f.nleaves == base->nblocks)
-      rc = 0;
+    if (f.nleaves == base->ntree)
+      rc = dg_vary_sample_clocks(base, models, structural, err);
     else
       bsim_error_set(err, BSIM_ERR_INPUT,
                      "%s: the diagram has %d blocks, the compiled one %d "
                      "(hint: derive a run from the diagram its sim was "
                      "created from, unchanged)",
-                     f.file, f.nleaves, base->nblocks);
+                     f.file, f.nleaves, base->ntree);
   }
   free(v.items);
   if (rc != 0)

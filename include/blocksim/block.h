@@ -320,7 +320,12 @@ enum {
    * feeds a GOTO to what its FROMs feed. One data (event) input makes a
    * GOTO, one output a FROM, no port a visibility block. */
   BSIM_TYPE_TAG = 1u << 5,
-  BSIM_TYPE_EVENT_TAG = 1u << 6
+  BSIM_TYPE_EVENT_TAG = 1u << 6,
+  /* A sample clock (SampleCLK), rpar = [period; offset]: the flattener
+   * merges all of a diagram's sample clocks into one M_freq block, as
+   * Xcos's compiler does, so that clocks due at one date give one
+   * activation. */
+  BSIM_TYPE_SAMPLE_CLOCK = 1u << 7
 };
 
 typedef struct bsim_block_type {

@@ -102,22 +102,14 @@ static void test_clocks(void) {
   (void)b;
   done(&h);
 
-  b = mk(&h, "SampleCLK", 2, P("period", "offset"), V(2, 0.5));
-  CHECK(h.m.firing[0] == 0.5 && h.m.nrpar == 2 && h.m.rpar[0] == 2 &&
-            h.m.rpar[1] == 0.5,
-        "SampleCLK model: firing %g rpar [%g %g]", h.m.firing[0], h.m.rpar[0],
-        h.m.rpar[1]);
-  activate(&h, 0.5, 1);
-  CHECK_NEAR(h.evout[0], 2, "SampleCLK first delay");
-  activate(&h, 2.5, 1);
-  CHECK_NEAR(h.evout[0], 2, "SampleCLK second delay");
-  done(&h);
-  /* a negative offset: first tick at offset + period */
-  mk(&h, "SampleCLK", 2, P("period", "offset"), V(1, -0.25));
-  CHECK(h.m.firing[0] == 0.75, "SampleCLK offset -0.25: firing %g",
-        h.m.firing[0]);
-  activate(&h, 0.75, 1);
-  CHECK_NEAR(h.evout[0], 1, "SampleCLK delay after a negative offset");
+  /* SampleCLK itself is Xcos's layout only: the flattener merges every
+   * sample clock into one M_freq (test_mfreq). */
+  mk(&h, "SampleCLK", 2, P("period", "offset"), V(2, 0.5));
+  CHECK(h.m.nevin == 0 && h.m.nevout == 1 && h.m.firing[0] == -1 &&
+            h.m.nrpar == 2 && h.m.rpar[0] == 2 && h.m.rpar[1] == 0.5,
+        "SampleCLK model: nevin %d firing %g rpar [%g %g]", h.m.nevin,
+        h.m.firing[0], h.m.rpar[0], h.m.rpar[1]);
+  CHECK(h.fb.type->flags & BSIM_TYPE_SAMPLE_CLOCK, "SampleCLK flags");
   done(&h);
 
   bsim_model m;
@@ -128,6 +120,10 @@ static void test_clocks(void) {
         "CLOCK_c period 0 accepted or message unclear: %s", err.message);
   CHECK(define("SampleCLK", &m, &err, 2, P("period", "offset"), V(1, 2)) != 0,
         "SampleCLK offset > period accepted");
+  CHECK(define("SampleCLK", &m, &err, 2, P("period", "offset"), V(1, -0.25)) !=
+            0,
+        "SampleCLK negative offset accepted (Scilab's merged clock cannot "
+        "start before 0)");
 }
 
 static void test_evtdly(void) {
@@ -398,8 +394,82 @@ static void layout(const char *file) {
   bsim_model_clear(&m);
 }
 
+/* M_freq on a view with its object parameters: the outputs it fires
+ * (combinations of clocks) and the dates offset + counter / den, compared
+ * exactly with k / den as Scilab's m_frequ divides. */
+static void mfreq_run(const double *periods, const double *offsets, int n,
+                      const int *outs, const double *dates, int nticks,
+                      const char *what) {
+  harness h;
+  memset(&h, 0, sizeof h);
+  bsim_error err;
+  bsim_value v[2] = {{n, 1, (double *)periods, NULL},
+                     {n, 1, (double *)offsets, NULL}};
+  CHECK(define_named("M_freq", &h.m, &err, 2, P("sample-times", "offsets"), v,
+                     9) == 0,
+        "%s: define: %s", what, err.message);
+  bsim_block *b = view_of_model(&h, "M_freq");
+  int sz[8];
+  double *op[4];
+  for (int k = 0; k < h.m.nopar && k < 4; k++) {
+    sz[k] = h.m.opar[k].rows;
+    sz[h.m.nopar + k] = h.m.opar[k].cols;
+    op[k] = h.m.opar[k].v;
+  }
+  b->nopar = h.m.nopar;
+  b->oparsz = sz;
+  b->oparptr = op;
+  b->nevout = h.m.nevout;
+  b->evout = h.evout;
+  h.rb.fn(b, BSIM_FLAG_INIT);
+  /* the first date is the firing of its output */
+  int first = -1;
+  for (int k = 0; k < h.m.nevout; k++)
+    if (h.m.firing[k] >= 0) first = k;
+  CHECK(first + 1 == outs[0] && h.m.firing[first] == dates[0],
+        "%s: first tick on output %d at %g, want %d at %g", what, first + 1,
+        first >= 0 ? h.m.firing[first] : -1, outs[0], dates[0]);
+  double t = dates[0];
+  for (int i = 1; i < nticks; i++) {
+    int got = -1;
+    b->t = t;
+    b->nevprt = 1;
+    for (int k = 0; k < h.m.nevout; k++)
+      h.evout[k] = -1;
+    h.rb.fn(b, BSIM_FLAG_EVENTS);
+    for (int k = 0; k < h.m.nevout; k++)
+      if (h.evout[k] >= 0) got = k;
+    t = got >= 0 ? t + h.evout[got] : -1;
+    CHECK(got + 1 == outs[i] && t == dates[i],
+          "%s: tick %d on output %d at %.17g, want %d at %.17g", what, i,
+          got + 1, t, outs[i], dates[i]);
+  }
+  done(&h);
+}
+
+static void test_mfreq(void) {
+  /* periods 3 and 2 from 0: both at 0 (output 3), then 2 (2), 3 (1),
+   * 4 (2), 6 (3), 8 (2) */
+  mfreq_run((double[]){3, 2}, (double[]){0, 0}, 2, (int[]){3, 2, 1, 2, 3, 2},
+            (double[]){0, 2, 3, 4, 6, 8}, 6, "M_freq 3 and 2");
+  /* one clock of 0.1 from 0.05: dates 0.05 + k / 20 ... as k * 2 / 20
+   * (den 20), the exact quotients, not sums */
+  mfreq_run((double[]){0.1}, (double[]){0.05}, 1, (int[]){1, 1, 1, 1},
+            (double[]){0.05, 0.05 + 2.0 / 20, 0.05 + 4.0 / 20, 0.05 + 6.0 / 20},
+            4, "M_freq 0.1 from 0.05");
+  bsim_model m;
+  bsim_error err;
+  bsim_value bad[2] = {{1, 1, (double[]){1}, NULL},
+                       {1, 1, (double[]){2}, NULL}};
+  CHECK(define_named("M_freq", &m, &err, 2, P("sample-times", "offsets"), bad,
+                     3) != 0 &&
+            strstr(err.message, "offset"),
+        "M_freq offset beyond its period accepted: %s", err.message);
+}
+
 int main(void) {
   test_clocks();
+  test_mfreq();
   test_evtdly();
   test_ifthel();
   test_eselect();

@@ -56,6 +56,13 @@ static const ref_case cases[] = {
      "GOTO/FROM and CLKGOTO/CLKFROM at the three visibilities across two "
      "superblock levels: a sine (to an ulp of libm), 3 t sampled at the "
      "ticks and a constant 5"},
+    {"xcos/sampleclk",
+     "event_and.xml",
+     {"event_and_CEVENTSCOPE_1", "event_and_CEVENTSCOPE_5",
+      "event_and_CEVENTSCOPE_6"},
+     0,
+     "Scilab's Event-event_and: the two SampleCLKs merged into one clock, "
+     "the event 'and' fires where they coincide; event flags are exact"},
 };
 
 int main(void) {

@@ -39,7 +39,9 @@ static const member members[] = {
     {{"Kp"}, {"5"}, 1, "pi"},
     {{"plant.tau"}, {"0.25"}, 1, "plant/rate"},
     {{"plant/y.x0"}, {"0.3"}, 1, "plant/y"},
-    {{"T"}, {"0.07"}, 1, "clock pi"},
+    /* a sample clock's dates live in the diagram's merged clock, rebuilt
+     * with it (diagrams/sampleclk.c) */
+    {{"T"}, {"0.07"}, 1, "clock pi :sample-clocks"},
     {{"newvar"}, {"3"}, 1, ""},
     {{"Ki", "r", "plant.tau"},
      {"1.5", "2", "0.8"},

@@ -33,6 +33,7 @@ struct bsim_pool {
   result *res;
   size_t nres, capres;
   int oom;
+  int poll_ms;
 };
 
 static void *worker(void *arg) {
@@ -79,6 +80,7 @@ bsim_pool *bsim_pool_create(bsim_sweep *sw, int threads, bsim_error *err) {
     return NULL;
   }
   p->sw = sw;
+  p->poll_ms = 50;
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->work, NULL);
   pthread_cond_init(&p->done, NULL);
@@ -131,6 +133,10 @@ void bsim_pool_close(bsim_pool *p) {
   pthread_mutex_unlock(&p->mu);
 }
 
+void bsim_pool_set_poll(bsim_pool *p, int ms) {
+  p->poll_ms = ms > 0 ? ms : 1;
+}
+
 size_t bsim_pool_pending(bsim_pool *p) {
   pthread_mutex_lock(&p->mu);
   size_t n = p->tail - p->head + p->running;
@@ -156,7 +162,7 @@ int bsim_pool_wait(bsim_pool *p,
     pthread_mutex_lock(&p->mu);
     if (p->nres == 0 && !(p->closed && p->head == p->tail && p->running == 0)) {
       struct timespec ts;
-      deadline(&ts, 50);
+      deadline(&ts, p->poll_ms);
       pthread_cond_timedwait(&p->done, &p->mu, &ts);
     }
     /* take what is there, and decide while still holding the lock */

@@ -203,9 +203,9 @@ static int parse_sweep(int argc, char **argv, sweep_args *a) {
   if (a->fmt == BSIM_FORMAT_MAT)
     return bsim_cli_usage("%s", "a study is HDF5 (-o study.h5) or a folder "
                                 "of CSV files (-o DIR); not MAT");
-  if (a->jobs == 0) {
+  if (a->jobs == 0) { /* the cores; under MPI, one thread per rank */
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    a->jobs = n > 0 ? (int)n : 1;
+    a->jobs = a->mpi || n < 1 ? 1 : (int)n;
   }
   a->opt.solver_param_names = (const char *const *)a->sp_names;
   a->opt.solver_param_values = (const char *const *)a->sp_values;
@@ -387,6 +387,14 @@ int bsim_cli_sweep_open(sweep_run *r) {
 
 /* The study complete: the exit status, and a word when members failed. */
 int bsim_cli_sweep_end(sweep_run *r, int rc) {
+  if (rc == 0 && r->done < r->total) {
+    /* a worker gave up on members it was handed: keep the journal */
+    bsim_error_set(r->err, BSIM_ERR_SIM,
+                   "%ld of %ld members were not run (hint: run the same "
+                   "command again to complete the study)",
+                   r->total - r->done, r->total);
+    rc = -1;
+  }
   if (rc == 0 && bsim_study_finish(r->st, r->err) != 0) rc = -1;
   bsim_cli_progress(r, 1);
   int status = 0;

@@ -152,11 +152,14 @@ BSIM_API int bsim_pool_push(bsim_pool *p, const long *members, size_t n);
 /* No more members will be pushed: bsim_pool_wait returns once the queued
  * ones are done. */
 BSIM_API void bsim_pool_close(bsim_pool *p);
+/* How often (ms, default 50) bsim_pool_wait calls idle when nothing
+ * finishes: lower for a loop that must answer others (MPI rank 0). */
+BSIM_API void bsim_pool_set_poll(bsim_pool *p, int ms);
 /* Members queued or running. */
 BSIM_API size_t bsim_pool_pending(bsim_pool *p);
 
 /* On the calling thread: hand each finished member's record to done (which
- * takes ownership: free it with free()), and call idle about every 50 ms
+ * takes ownership: free it with free()), and call idle at least every poll
  * (idle may push more members or close the pool), until the pool is closed
  * and empty. A nonzero return from either stops early: the members still
  * queued are dropped, running ones finish and are discarded. Returns 0,

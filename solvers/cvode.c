@@ -478,8 +478,9 @@ static const char *cv_last_error(const bsim_engine *e) {
   };
 
 CVODE_ENGINE(cvode_bdf, "cvode-bdf", bdf_params,
-             "SUNDIALS CVODE, variable-order BDF (1-5) with Newton iteration: "
-             "stiff ODEs, with root finding")
+             "SUNDIALS CVODE, variable-order BDF (1-5) with Newton iteration "
+             "(dense, band, klu or spgmr linear solver): stiff ODEs, with "
+             "root finding")
 CVODE_ENGINE(cvode_adams, "cvode-adams", adams_params,
              "SUNDIALS CVODE, variable-order Adams-Moulton (1-12) with "
              "fixed-point iteration: smooth non-stiff ODEs, with root finding")

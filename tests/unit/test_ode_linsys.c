@@ -6,13 +6,120 @@
  * the dense solution and the closed form, and each finite-difference
  * Jacobian must cost at most one residual call per color plus one — the
  * figures `--stats` prints (jacobian-evals, jacobian-residual-evals,
- * jacobian-colors), read here through bsim_stat_at.
+ * jacobian-colors), read here through bsim_stat_at. First, the shared
+ * Newton Jacobian itself: the sign and form each engine gets.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "solvers/newton_jac.h"
 #include "tests/unit/linsol_harness.h"
+
+/* ---- the Newton Jacobian (solvers/newton_jac.c) ------------------------- */
+
+enum { NJ = 6 };
+
+/* F = y' - f with f_i = -y_i^3 + sin(y_{i-1}) - 2 y_{i+1}: tridiagonal. */
+static double f_of(const double *y, int i) {
+  double v = -y[i] * y[i] * y[i];
+  if (i > 0) v += sin(y[i - 1]);
+  if (i + 1 < NJ) v -= 2 * y[i + 1];
+  return v;
+}
+
+static int nj_res(double t, const double *y, const double *yp, double *r,
+                  void *user) {
+  for (int i = 0; i < NJ; i++)
+    r[i] = yp[i] - f_of(y, i);
+  return 0;
+}
+
+/* df/dy entry (i, j), exact. */
+static double dfdy(const double *y, int i, int j) {
+  return i == j ? -3 * y[i] * y[i] : i == j + 1 ? cos(y[j]) : -2.0;
+}
+
+/* The analytic dF/dy + cj dF/dy', in the pattern's order (as the scheduler
+ * gives it). */
+static int nj_jac(double t, const double *y, const double *yp, double cj,
+                  double *v, void *user) {
+  const int *cp = user;
+  for (int j = 0, q = 0; j < NJ; j++)
+    for (int i = j - 1; i <= j + 1; i++)
+      if (i >= 0 && i < NJ) v[q++] = -dfdy(y, i, j) + (i == j ? cj : 0);
+  return cp[NJ] == 3 * NJ - 2 ? 0 : -1;
+}
+
+static void test_newton_jac(void) {
+  int cp[NJ + 1], ri[3 * NJ], nnz = 0;
+  for (int j = 0; j < NJ; j++) {
+    cp[j] = nnz;
+    for (int i = j - 1; i <= j + 1; i++)
+      if (i >= 0 && i < NJ) ri[nnz++] = i;
+  }
+  cp[NJ] = nnz;
+  double y[NJ], yp[NJ], f[NJ], F[NJ], y0[NJ], ewt[NJ];
+  for (int i = 0; i < NJ; i++)
+    y[i] = y0[i] = 0.4 + 0.3 * cos(2.0 * i);
+  for (int i = 0; i < NJ; i++) {
+    f[i] = f_of(y, i);
+    yp[i] = 0.5 * i;
+    F[i] = yp[i] - f[i];
+    ewt[i] = 1e6;
+  }
+  bsim_problem p = {.n = NJ,
+                    .residual = nj_res,
+                    .ode_form = 1,
+                    .pattern_colptr = cp,
+                    .pattern_rowidx = ri,
+                    .jacobian = nj_jac,
+                    .user = cp};
+  const double cj = 4.0;
+  /* Forward differences with increments ~1e-8 |y|: truncation ~ 3|y| 1e-8
+   * and rounding ~ 1e-16 / 1e-8 leave 1e-6 absolute. */
+  for (int form = 0; form < 2; form++)
+    for (int analytic = 0; analytic < 2; analytic++) {
+      int ode = form == BSIM_NJAC_ODE;
+      bsim_njac *j = bsim_njac_create(&p, form, analytic);
+      CHECK(j != NULL, "create");
+      if (!j) continue;
+      int rc = ode ? bsim_njac_ode(j, 0, y, f, 0.01, ewt)
+                   : bsim_njac_dae(j, 0, y, yp, cj, F, 0.01, ewt);
+      CHECK(rc == 0, "eval %d", rc);
+      CHECK(memcmp(y, y0, sizeof y) == 0, "y not restored");
+      const double *v = bsim_njac_values(j);
+      double worst = 0;
+      for (int c = 0; c < NJ; c++)
+        for (int q = cp[c]; q < cp[c + 1]; q++) {
+          int i = ri[q];
+          double want =
+              ode ? dfdy(y, i, c) : -dfdy(y, i, c) + (i == c ? cj : 0);
+          worst = fmax(worst, fabs(v[q] - want));
+        }
+      CHECK(worst < 1e-6, "%s %s: max |J - exact| %.3g", ode ? "ode" : "dae",
+            analytic ? "analytic" : "fd", worst);
+      /* tridiagonal: three colors, one call each, none when analytic */
+      CHECK(bsim_njac_colors(j) == (analytic ? 0 : 3) &&
+                bsim_njac_residual_evals(j) == (analytic ? 0 : 3) &&
+                bsim_njac_evals(j) == 1,
+            "%d colors, %ld calls, %ld evaluations", bsim_njac_colors(j),
+            bsim_njac_residual_evals(j), bsim_njac_evals(j));
+      bsim_njac_free(j);
+    }
+  /* Without a pattern: the diagonal alone, one call per unknown. */
+  p.pattern_colptr = p.pattern_rowidx = NULL;
+  bsim_njac *j = bsim_njac_create(&p, BSIM_NJAC_ODE, 1);
+  CHECK(j && bsim_njac_ode(j, 0, y, f, 0.01, ewt) == 0, "diagonal");
+  if (j) {
+    double worst = 0;
+    for (int i = 0; i < NJ; i++)
+      worst = fmax(worst, fabs(bsim_njac_values(j)[i] - dfdy(y, i, i)));
+    CHECK(worst < 1e-6 && bsim_njac_residual_evals(j) == NJ,
+          "diagonal: %.3g, %ld calls", worst, bsim_njac_residual_evals(j));
+  }
+  bsim_njac_free(j);
+}
 
 /* One run with solver and up to 4 "key=value" parameters (NULL-ended). */
 static bsim_sim *run(const bsim_diagram *d, const char *solver,
@@ -218,6 +325,7 @@ static void test_grid(void) {
 }
 
 int main(void) {
+  test_newton_jac();
   test_chain();
   test_grid();
   if (failures) fprintf(stderr, "test_ode_linsys: %d failure(s)\n", failures);

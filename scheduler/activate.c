@@ -169,7 +169,7 @@ static int activate(run_state *r, int e, bsim_error *err) {
  * time tolerance: Xcos serves such an event at the current time (its
  * ttol), so nearly simultaneous clocks share their dates. */
 int bsim_run_is_due(const run_state *r, double t) {
-  return t <= r->t || t - r->t < r->s->ttol;
+  return t <= r->t || (r->t == r->t_event && t - r->t < r->s->ttol);
 }
 
 /* The next event due at r->t from either calendar, in (time, seq) order.
@@ -193,6 +193,7 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
     bsim_event ev;
     bsim_calendar_pop(c, &ev);
     int e = r->p->evbase[ev.block] + ev.port;
+    r->t_event = r->t;
     r->events++;
     r->cause = f->blocks[ev.block].path;
     if (++served > r->max_events) {
@@ -220,6 +221,7 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
     return -1;
   }
   r->roots++;
+  r->t_event = r->t;
   if (bsim_run_settle(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];

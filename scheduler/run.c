@@ -358,6 +358,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   r.p = s->plan;
   r.run = s->run;
   r.t = s->t0;
+  r.t_event = -INFINITY;
   r.last_restart_t = r.last_event_t = NAN; /* none yet */
   r.max_events = s->max_events > 0 ? s->max_events : default_max_events;
   r.max_fast_restarts = s->max_fast_restarts > 0 ? s->max_fast_restarts

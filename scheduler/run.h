@@ -18,6 +18,9 @@ typedef struct run_state {
   unsigned long seq;
   bsim_engine *eng;
   double t;
+  /* the date of the last event or root served: the time tolerance
+   * applies from there only (Xcos's told), not from a sample time */
+  double t_event;
   double *y, *yp, *res;
   size_t next_sample;
   int stopped; /* a block ended the run (END_c, HALT_f) */

@@ -69,12 +69,13 @@ static int ref_read(const char *path, ref_table *t) {
   return rc == 0 && t->cols > 0 ? 0 : -1;
 }
 
-/* Compares the record of sink `name` with dir/name.csv: same number of
- * rows, times within time_tol relative (Scilab's row times; 0 = the same
+/* Compares the record of sink `rec` (NULL: `name`) with dir/name.csv: same
+ * number of rows, times within time_tol relative (Scilab's row times; 0 = the same
  * doubles), values within tol times the peak magnitude of the reference
  * column (absolute tol when the column is all zeros). */
 static void ref_compare(const bsim_sim *s, const char *dir, const char *name,
-                        double tol, double time_tol) {
+                        const char *rec, double tol, double time_tol) {
+  if (!rec) rec = name;
   char path[1024];
   snprintf(path, sizeof path, "%s/%s/%s.csv", BSIM_TEST_DATA, dir, name);
   ref_table ref;
@@ -84,8 +85,8 @@ static void ref_compare(const bsim_sim *s, const char *dir, const char *name,
   int cols = 0;
   const char *p;
   for (size_t i = 0; (p = bsim_record_at(s, i, &rows, &cols, &data)); i++)
-    if (strcmp(p, name) == 0) break;
-  CHECK(p != NULL, "%s: no record of sink '%s'", dir, name);
+    if (strcmp(p, rec) == 0) break;
+  CHECK(p != NULL, "%s: no record of sink '%s'", dir, rec);
   if (p) {
     CHECK(rows == ref.rows && cols == ref.cols,
           "%s/%s: %zu rows x %d values, Scilab %zu x %d", dir, name, rows, cols,

@@ -84,7 +84,7 @@ static const bsim_block_type type_SUM_f = {
     sum3_define,
     sum_fn,
     BSIM_TYPE_JACOBIAN,
-    "-"};
+    "*"};
 
 static const bsim_param_spec bigsom_params[] = {
     {"gains", BSIM_PARAM_REAL, "[1;1]",

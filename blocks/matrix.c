@@ -276,7 +276,7 @@ static const bsim_block_type type_MATCATH = {
     cath_define,
     cath_fn,
     BSIM_TYPE_JACOBIAN,
-    "in"};
+    "in|-,in(size($,'*'))"};
 
 static const bsim_block_type type_MATCATV = {
     "MATCATV",
@@ -291,7 +291,7 @@ static const bsim_block_type type_MATCATV = {
     catv_define,
     catv_fn,
     BSIM_TYPE_JACOBIAN,
-    "in"};
+    "in|-,in(size($,'*'))"};
 
 /* ---------------------------------------------------------------- EXTRACT */
 

@@ -47,6 +47,7 @@ static const struct {
     {bsim_switching_types, &bsim_switching_ntypes},
     {bsim_bounce_types, &bsim_bounce_ntypes},
     {bsim_cblock_types, &bsim_cblock_ntypes},
+    {bsim_zeros_types, &bsim_zeros_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -101,6 +101,8 @@ int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
 
 /* Xcos families, each with its own table (registered in registry.c). */
 extern const bsim_block_type *const bsim_basic_f_types[]; /* basic_f.c */
+extern const bsim_block_type *const bsim_zeros_types[]; /* zeros.c */
+extern const int bsim_zeros_ntypes;
 extern const int bsim_basic_f_ntypes;
 extern const bsim_block_type *const bsim_linear_f_types[]; /* linear_f.c */
 extern const int bsim_linear_f_ntypes;

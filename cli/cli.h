@@ -10,6 +10,9 @@ int bsim_cli_usage(const char *fmt, const char *arg);
 int bsim_cli_report(const bsim_error *err);
 int bsim_cli_blocks(const bsim_library *lib, int argc, char **argv);
 /* Apply -p TARGET=VALUE overrides (each contains '='). 0, or -1 with err. */
+/* Print the diagram's and the run's notes (what was done as Xcos does)
+ * to stderr; either may be NULL. */
+void bsim_cli_notes(const bsim_diagram *d, const bsim_sim *s);
 int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
                       bsim_error *err);
 int bsim_cli_solvers(const bsim_library *lib, int argc, char **argv);

@@ -245,6 +245,14 @@ int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
   return apply_pairs(d, params, n, bsim_diagram_override, err);
 }
 
+void bsim_cli_notes(const bsim_diagram *d, const bsim_sim *s) {
+  const char *n;
+  for (size_t i = 0; d && (n = bsim_diagram_note_at(d, i)); i++)
+    fprintf(stderr, "blocksim: note: %s\n", n);
+  for (size_t i = 0; s && (n = bsim_sim_note_at(s, i)); i++)
+    fprintf(stderr, "blocksim: note: %s\n", n);
+}
+
 static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
                          bsim_diagram **dout, bsim_error *err) {
   bsim_diagram *d = bsim_diagram_load(a->diagram, lib, err);
@@ -258,6 +266,7 @@ static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
     bsim_diagram_free(d);
     return NULL;
   }
+  bsim_cli_notes(d, s);
   *dout = d;
   return s;
 }

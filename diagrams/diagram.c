@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +58,26 @@ void bsim_diagram_free(bsim_diagram *d) {
     free(d->observes[i].signal.block);
   }
   free(d->observes);
+  for (int i = 0; i < d->nnotes; i++)
+    free(d->notes[i]);
+  free(d->notes);
   bsim_library_release(d->lib);
   free(d);
+}
+
+int dg_add_notev(char ***notes, int *nnotes, const char *fmt, va_list ap) {
+  char text[2600];
+  vsnprintf(text, sizeof text, fmt, ap);
+  char **g = realloc(*notes, (size_t)(*nnotes + 1) * sizeof *g);
+  if (!g) return -1;
+  *notes = g;
+  if (!(g[*nnotes] = strdup(text))) return -1;
+  (*nnotes)++;
+  return 0;
+}
+
+const char *bsim_diagram_note_at(const bsim_diagram *d, size_t i) {
+  return d && i < (size_t)d->nnotes ? d->notes[i] : NULL;
 }
 
 /* Copy n elements of size `size` from src into a fresh array (never empty,

@@ -6,6 +6,8 @@
 #ifndef BSIM_DIAGRAM_H
 #define BSIM_DIAGRAM_H
 
+#include <stdarg.h>
+
 #include "blocksim/blocksim.h"
 
 typedef struct dg_param {
@@ -31,6 +33,10 @@ typedef struct dg_block {
    * parameters. Both owned. */
   char *gui;
   bsim_model *stored;
+  /* 1: the block has parameters from its dialog, and `stored` is only
+   * what it falls back on when they cannot be evaluated, as Xcos keeps
+   * a block's stored values then; 0: `stored` is what it runs on. */
+  int stored_is_fallback;
 } dg_block;
 
 /* A port reference "block:port" (port counted from 1). */
@@ -109,9 +115,16 @@ struct bsim_diagram {
   dg_settings settings;
   dg_observe *observes;
   int nobserves;
+  /* What a reader did that the user should know (an Xcos block ignored
+   * as Xcos ignores it, ...): bsim_diagram_note_at. Owned. */
+  char **notes;
+  int nnotes;
 };
 
 void dg_diagram_free(dg_diagram *d);
+/* Append a formatted note to a notes array (bsim_diagram.notes,
+ * bsim_flat.notes). 0, or -1 out of memory. */
+int dg_add_notev(char ***notes, int *nnotes, const char *fmt, va_list ap);
 /* "block:port" (port from 1; the block part may be a path) into *out
  * (out->block malloc'ed). 0, -1 on a syntax error, -2 out of memory. */
 int dg_parse_portref(const char *text, dg_portref *out);

@@ -62,6 +62,10 @@ typedef struct bsim_flat {
   bsim_flat_port *signals;
   int nsignals;
   dg_settings settings; /* copied from the diagram (solver string owned) */
+  /* What flattening did that the user should know (an Xcos block keeping
+   * its stored parameters, ...): bsim_sim_note_at. Owned. */
+  char **notes;
+  int nnotes;
 } bsim_flat;
 
 /* Dissolve superblocks, evaluate contexts and parameters, run define steps,

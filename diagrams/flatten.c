@@ -17,6 +17,7 @@
  * by diagrams/tags.c.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,73 +60,6 @@ static char *join(const char *prefix, const char *id) {
 /* Leaf blocks                                                         */
 /* ------------------------------------------------------------------ */
 
-static int eval_params(fl *f, const dg_block *b, const char *path,
-                       const bsim_block_type *t, const bsim_scope *scope,
-                       bsim_value *values) {
-  for (int i = 0; i < b->nparams; i++) {
-    if (dg_param_find(t, b->params[i].name) < 0) {
-      char names[512];
-      dg_param_list(t, names, sizeof names);
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s': unknown parameter '%s' for type %s "
-                     "(its parameters: %s)",
-                     f->file, b->params[i].line ? b->params[i].line : b->line,
-                     path, b->params[i].name, t->name, names);
-      return -1;
-    }
-  }
-  for (int i = 0; i < t->nparams; i++) {
-    const bsim_param_spec *s = &t->params[i];
-    const dg_param *given = NULL;
-    for (int k = 0; k < b->nparams; k++)
-      if (strcmp(b->params[k].name, s->name) == 0) given = &b->params[k];
-    const char *ovr = f->vary ? dg_vary_param(f->vary, b, s->name) : NULL;
-    const char *text = ovr ? ovr : given ? given->expr : s->default_expr;
-    int line = given && given->line && !ovr ? given->line : b->line;
-    if (!text) {
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s' (%s): missing required parameter '%s' "
-                     "(hint: add <param name=\"%s\" value=\"...\"/>)",
-                     f->file, b->line, path, t->name, s->name, s->name);
-      return -1;
-    }
-    const char *origin = ovr || (given && !given->line) ? " (set by override)"
-                         : given                        ? ""
-                                                        : " (default)";
-    char msg[1024];
-    int rc =
-        bsim_expr_eval_param(s->kind, text, scope, &values[i], msg, sizeof msg);
-    if (rc != 0) {
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s' parameter '%s'%s: %s (in '%s')",
-                     f->file, line, path, s->name, origin, msg, text);
-      /* BSIM_EXPR_UNKNOWN: the value depends on a context statement that
-       * failed; an Xcos reader may use the model stored in the file. */
-      return rc;
-    }
-    if (s->kind == BSIM_PARAM_STRING) continue;
-    /* 0/0, 1/0, %nan, 10^400: no block means them, and they would come
-     * out as rows of NaN with status 0 */
-    long n = (long)values[i].rows * values[i].cols;
-    for (long k = 0; k < n; k++) {
-      double v = values[i].v[k];
-      if (isfinite(v)) continue;
-      char at[48] = "";
-      if (n > 1) snprintf(at, sizeof at, " (element %ld)", k + 1);
-      bsim_error_set(f->err, BSIM_ERR_INPUT,
-                     "%s:%d: block '%s' parameter '%s'%s: '%s' gives %s%s "
-                     "(hint: parameters must be finite numbers)",
-                     f->file, line, path, s->name, origin, text,
-                     isnan(v) ? "NaN"
-                     : v > 0  ? "+inf"
-                              : "-inf",
-                     at);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 /* The superblock port number of a port block: its "port" parameter, or
  * ipar(1) as Xcos stores it. */
 static int port_number(const bsim_block_type *t, const bsim_value *values,
@@ -149,22 +83,6 @@ static int port_role(const bsim_model *m) {
   return m->nin == 0 ? PORT_IN : PORT_OUT;
 }
 
-/* An Xcos block whose type has no mapping of its dialog: its model is the
- * one the file stores, copied (the diagram may be flattened again). */
-static int stored_leaf(fl *f, const dg_block *b, node *n) {
-  if (b->nparams > 0) {
-    bsim_error_set(f->err, BSIM_ERR_INPUT,
-                   "%s:%d: block '%s' (%s): unknown parameter '%s': this "
-                   "block runs on the model data stored in the Xcos file "
-                   "and has no named parameters",
-                   f->file, b->params[0].line ? b->params[0].line : b->line,
-                   n->path, b->gui ? b->gui : n->type->name, b->params[0].name);
-    return -1;
-  }
-  if (dg_model_copy(&n->model, b->stored) != 0) return dg_fl_nomem(f);
-  return 0;
-}
-
 static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
                     const bsim_scope *scope) {
   const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
@@ -186,15 +104,9 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
   n->line = b->line;
   n->inst = instid;
   n->flat = -1;
-  if (b->stored) return stored_leaf(f, b, n);
-  bsim_value *values =
-      t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
-  if (t->nparams && !values) return dg_fl_nomem(f);
-  int rc = eval_params(f, b, n->path, t, scope, values);
-  if (rc == 0) {
-    bsim_define_ctx ctx = {n->path, f->file, b->line, t, values, f->err};
-    rc = bsim_define_run(&ctx, &n->model);
-  }
+  if (b->stored && !b->stored_is_fallback) return dg_fl_stored_leaf(f, b, n);
+  int rc = dg_fl_define_leaf(f, b, n, t, scope);
+  const bsim_value *values = n->values;
   if (rc == 0 && (t->flags & BSIM_TYPE_TAG))
     n->role = n->model.nin + n->model.nout > 0       ? TAG_DATA
               : n->model.nevin + n->model.nevout > 0 ? TAG_EVENT
@@ -215,8 +127,7 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
       rc = -1;
     }
   }
-  n->values = values; /* the flat block keeps them (take_blocks) */
-  return rc;
+  return rc; /* the flat block keeps n->values (take_blocks) */
 }
 
 /* A leaf in vary mode: only its parameters are evaluated here; vary.c
@@ -226,11 +137,30 @@ static int vary_leaf(fl *f, const dg_block *b, const char *prefix,
                      const bsim_scope *scope) {
   const bsim_block_type *t = bsim_library_find(f->d->lib, b->type);
   if (!t || (t->flags & (BSIM_TYPE_PORT | BSIM_TYPE_TAG))) return 0;
+  if (b->stored && !b->stored_is_fallback) {
+    f->nleaves++; /* runs on its stored model: nothing to evaluate */
+    return 0;
+  }
   char *path = join(prefix, b->id);
   bsim_value *values =
       t->nparams ? calloc((size_t)t->nparams, sizeof *values) : NULL;
   int rc = !path || (t->nparams && !values) ? dg_fl_nomem(f) : 0;
-  if (rc == 0) rc = eval_params(f, b, path, t, scope, values);
+  bsim_error scratch, *real = f->err;
+  int fallback = dg_fl_can_fall_back(b);
+  if (fallback) {
+    bsim_error_clear(&scratch);
+    f->err = &scratch;
+  }
+  if (rc == 0) rc = dg_fl_eval_params(f, b, path, t, scope, values);
+  f->err = real;
+  if (rc != 0 && fallback && scratch.status != BSIM_ERR_NOMEM) {
+    f->nleaves++; /* it fell back on its stored model: stays as compiled */
+    rc = 0;
+    free(path);
+    bsim_values_free(values, t->nparams);
+    return 0;
+  }
+  if (rc != 0 && fallback) rc = dg_fl_nomem(f);
   if (rc == 0) {
     rc = dg_vary_leaf(f, path, b->line, t, values);
     values = NULL;
@@ -523,6 +453,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   f.file = d->file ? d->file : "(diagram)";
   f.err = err;
   bsim_flat *out = calloc(1, sizeof *out);
+  f.out = out;
   int *lines = NULL;
   int rc = out ? 0 : dg_fl_nomem(&f);
   if (rc == 0) {
@@ -582,6 +513,9 @@ void bsim_flat_free(bsim_flat *f) {
   free(f->observes);
   free(f->settings.solver);
   free(f->file);
+  for (int i = 0; i < f->nnotes; i++)
+    free(f->notes[i]);
+  free(f->notes);
   bsim_library_release(f->lib);
   free(f);
 }

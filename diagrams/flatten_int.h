@@ -50,6 +50,7 @@ typedef struct fl {
   const bsim_diagram *d;
   const char *file;
   bsim_error *err;
+  bsim_flat *out; /* the result being built (its notes) */
   node *nodes;
   int nnodes, capnodes;
   inst *insts;
@@ -66,6 +67,22 @@ typedef struct fl {
 
 /* Report out-of-memory; returns -1. */
 int dg_fl_nomem(fl *f);
+
+/* leaf.c: evaluate a leaf's parameters (values: t->nparams entries,
+ * filled); 0, or -1 with the error set. */
+int dg_fl_eval_params(fl *f, const dg_block *b, const char *path,
+                      const bsim_block_type *t, const bsim_scope *scope,
+                      bsim_value *values);
+/* The model of node n from its parameters and define step, falling back on
+ * the block's stored model where it may (n->values NULL then). */
+int dg_fl_define_leaf(fl *f, const dg_block *b, node *n,
+                      const bsim_block_type *t, const bsim_scope *scope);
+/* The model of node n copied from the block's stored model. */
+int dg_fl_stored_leaf(fl *f, const dg_block *b, node *n);
+/* 1 when a failed evaluation of b's parameters falls back on its stored
+ * model: an Xcos block with one, none of whose parameters an override
+ * set. */
+int dg_fl_can_fall_back(const dg_block *b);
 
 /* Pair FROMs with GOTOs (tags.c): adds a link (activation) from each GOTO
  * node to its FROM nodes. 0, or -1 with f->err set. */

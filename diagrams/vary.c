@@ -188,6 +188,12 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
     goto done;
   }
   const bsim_flat_block *fb = &base->blocks[idx];
+  /* a block running on a model stored in an Xcos file has no evaluated
+   * parameters to compare: it stays as compiled */
+  if (!fb->values && t->nparams > 0) {
+    rc = 0;
+    goto done;
+  }
   if (values_equal(fb->values, values, t->nparams)) {
     rc = 0;
     goto done;

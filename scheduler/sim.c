@@ -472,6 +472,10 @@ const double *bsim_result_data(const bsim_sim *s) {
   return s->data;
 }
 
+const char *bsim_sim_note_at(const bsim_sim *s, size_t i) {
+  return s && i < (size_t)s->flat->nnotes ? s->flat->notes[i] : NULL;
+}
+
 const char *bsim_sim_solver(const bsim_sim *s) {
   return s->engine->name;
 }

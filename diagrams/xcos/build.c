@@ -1,11 +1,12 @@
 /*
  * From an Xcos level to the Diagram tree: blocks get names (their label
- * when it is a valid name unique among its siblings, else GUI_n), split
- * blocks (SPLIT_f, CLKSPLIT_f, IMPSPLIT_f) disappear into fan-outs, links
- * join ports by number as the native format does, superblocks recurse
- * with their context and, for masked superblocks, the mask's parameters
- * as statements before it. What a block computes with (parameters or the
- * stored model) is params.c's business.
+ * when it is a valid name unique among its siblings, else GUI_n), links
+ * (resolved through split blocks by nets.c) join ports by number as the
+ * native format does, an unconnected input of SUM_f / SOM_f reads zeros
+ * (a ZEROS block), superblocks recurse with their context and, for masked
+ * superblocks, the mask's parameters as statements before it. What a
+ * block computes with (parameters or the stored model) is params.c's
+ * business.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -23,23 +24,23 @@ static int valid_name(const char *s) {
   return 1;
 }
 
-/* names[i] for every non-split block i (NULL for splits). */
-static char **block_names(xc_ctx *c, const xc_level *l) {
+/* names[i] for every live non-split block i (NULL for the others). */
+static char **block_names(xc_ctx *c, const xc_level *l, const char *alive) {
   int n = l->nblocks;
   char **names = calloc((size_t)(n ? n : 1), sizeof *names);
   if (!names) return NULL;
   for (int i = 0; i < n; i++) {
     const xc_block *b = &l->blocks[i];
-    if (b->kind == XB_SPLIT || !valid_name(b->label)) continue;
+    if (b->kind == XB_SPLIT || !alive[i] || !valid_name(b->label)) continue;
     int count = 0;
     for (int k = 0; k < n; k++)
-      count += l->blocks[k].kind != XB_SPLIT && l->blocks[k].label &&
-               strcmp(l->blocks[k].label, b->label) == 0;
+      count += l->blocks[k].kind != XB_SPLIT && alive[k] &&
+               l->blocks[k].label && strcmp(l->blocks[k].label, b->label) == 0;
     if (count == 1 && !(names[i] = strdup(b->label))) goto nomem;
   }
   for (int i = 0; i < n; i++) {
     const xc_block *b = &l->blocks[i];
-    if (b->kind == XB_SPLIT || names[i]) continue;
+    if (b->kind == XB_SPLIT || !alive[i] || names[i]) continue;
     size_t len = strlen(b->gui) + 16;
     if (!(names[i] = malloc(len))) goto nomem;
     for (int k = 1;; k++) {
@@ -58,10 +59,6 @@ nomem:
   free(names);
   xc_nomem(c);
   return NULL;
-}
-
-static int is_output(int kind) {
-  return kind == XP_OUT || kind == XP_EVOUT || kind == XP_IMPOUT;
 }
 
 /* The port's number among the block's ports of its kind: its ordering when
@@ -130,8 +127,16 @@ static int implicit_error(xc_ctx *c, const xc_block *b, const char *path) {
   return -1;
 }
 
+/* A masked superblock: csuper with ipar = 1 (DSUPER). Xcos re-evaluates
+ * its contents only through its mask's parameters; without any, never. */
+static int frozen_mask(const xc_block *b) {
+  const sciv *names = sciv_item(sciv_item(b->exprs, 1), 0);
+  return sciv_is_list(b->exprs) && sciv_num(b->ipar, 0, 0) == 1 &&
+         sciv_numel(names) == 0;
+}
+
 static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
-                       const char *prefix, dg_block *out) {
+                       const char *prefix, int frozen, dg_block *out) {
   char *path = join(prefix, name);
   if (!path || !(out->id = strdup(name))) {
     free(path);
@@ -146,93 +151,110 @@ static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
   for (int i = 0; i < xb->nports && rc == 0; i++)
     if (xb->ports[i].kind >= XP_IMPIN) rc = implicit_error(c, xb, path);
   if (rc == 0 && xb->child) {
-    out->sub = xc_build_level(c, xb->child, path);
+    out->sub = xc_build_level(c, xb->child, path, frozen || frozen_mask(xb));
     if (!out->sub) rc = -1;
     if (rc == 0 && !(out->sub->name = strdup(name))) rc = xc_nomem(c);
     if (rc == 0 && sciv_is_list(xb->exprs))
       rc = mask_statements(c, xb, &out->sub->script);
   } else if (rc == 0) {
-    rc = xc_block_params(c, xb, path, out);
+    rc = xc_block_params(c, xb, path, frozen, out);
   }
   free(path);
   return rc;
 }
 
-/* Follow a link's source back through split blocks to a real output. */
-static int trace_source(xc_ctx *c, const xc_level *l, const xc_link *lk,
-                        int *blk, int *port) {
-  *blk = lk->from_block;
-  *port = lk->from_port;
-  for (int steps = 0; l->blocks[*blk].kind == XB_SPLIT; steps++) {
-    int feed = -1;
-    for (int i = 0; i < l->nlinks && feed < 0; i++)
-      if (l->links[i].to_block == *blk) feed = i;
-    if (feed < 0 || steps > l->nlinks) {
-      bsim_error_set(c->err, BSIM_ERR_INPUT,
-                     "%s:%d: link from a split point that nothing feeds "
-                     "(hint: reconnect the link in Xcos)",
-                     c->file, lk->line);
-      return -1;
-    }
-    *blk = l->links[feed].from_block;
-    *port = l->links[feed].from_port;
+static int add_link(xc_ctx *c, dg_diagram *d, dg_link_kind kind,
+                    const char *from, int fp, const char *to, int tp,
+                    int line) {
+  dg_link *g = realloc(d->links, (size_t)(d->nlinks + 1) * sizeof *g);
+  if (!g) return xc_nomem(c);
+  d->links = g;
+  dg_link *dl = &g[d->nlinks];
+  memset(dl, 0, sizeof *dl);
+  dl->kind = kind;
+  dl->line = line;
+  dl->from.port = fp;
+  dl->to.port = tp;
+  if (!(dl->from.block = strdup(from)) || !(dl->to.block = strdup(to))) {
+    free(dl->from.block);
+    return xc_nomem(c);
   }
+  d->nlinks++;
   return 0;
 }
 
 static int build_links(xc_ctx *c, const xc_level *l, char **names,
-                       dg_diagram *d) {
-  d->links = calloc((size_t)(l->nlinks ? l->nlinks : 1), sizeof *d->links);
-  if (!d->links) return xc_nomem(c);
-  for (int i = 0; i < l->nlinks; i++) {
-    const xc_link *lk = &l->links[i];
-    if (l->blocks[lk->to_block].kind == XB_SPLIT) continue;
-    int fb, fp;
-    if (trace_source(c, l, lk, &fb, &fp)) return -1;
-    const xc_block *from = &l->blocks[fb], *to = &l->blocks[lk->to_block];
-    int fk = from->ports[fp].kind, tk = to->ports[lk->to_port].kind;
+                       const xc_wire *w, int nw, dg_diagram *d) {
+  for (int i = 0; i < nw; i++) {
+    const xc_block *from = &l->blocks[w[i].from_block];
+    const xc_block *to = &l->blocks[w[i].to_block];
+    int fk = from->ports[w[i].from_port].kind;
+    int tk = to->ports[w[i].to_port].kind;
     int ev = fk == XP_EVOUT;
     if ((fk != XP_OUT && fk != XP_EVOUT) || tk != (ev ? XP_EVIN : XP_IN)) {
       bsim_error_set(c->err, BSIM_ERR_INPUT,
                      "%s:%d: a link from block '%s' to block '%s' does not "
                      "join an output to an input of the same kind (data or "
                      "event)",
-                     c->file, lk->line, names[fb], names[lk->to_block]);
+                     c->file, w[i].line, names[w[i].from_block],
+                     names[w[i].to_block]);
       return -1;
     }
-    dg_link *dl = &d->links[d->nlinks++];
-    dl->kind = ev ? DG_LINK_ACTIVATION : DG_LINK_DATA;
-    dl->line = lk->line;
-    dl->from.port = port_number(from, fp);
-    dl->to.port = port_number(to, lk->to_port);
-    if (!(dl->from.block = strdup(names[fb])) ||
-        !(dl->to.block = strdup(names[lk->to_block])))
-      return xc_nomem(c);
+    if (add_link(c, d, ev ? DG_LINK_ACTIVATION : DG_LINK_DATA,
+                 names[w[i].from_block], port_number(from, w[i].from_port),
+                 names[w[i].to_block], port_number(to, w[i].to_port),
+                 w[i].line))
+      return -1;
   }
   return 0;
 }
 
-/* Links are stored in drawing direction; make each run output -> input. */
-static void orient_links(xc_level *l) {
-  for (int i = 0; i < l->nlinks; i++) {
-    xc_link *lk = &l->links[i];
-    int fk = l->blocks[lk->from_block].ports[lk->from_port].kind;
-    int tk = l->blocks[lk->to_block].ports[lk->to_port].kind;
-    if (!is_output(fk) && is_output(tk)) {
-      int b = lk->from_block, p = lk->from_port;
-      lk->from_block = lk->to_block;
-      lk->from_port = lk->to_port;
-      lk->to_block = b;
-      lk->to_port = p;
+/* Each unconnected data input of a SUM_f / SOM_f (the blocks Xcos keeps
+ * with such inputs) gets a ZEROS block of its own. */
+static int zero_inputs(xc_ctx *c, const xc_level *l, char **names,
+                       const char *alive, const xc_wire *w, int nw,
+                       dg_diagram *d) {
+  for (int b = 0; b < l->nblocks; b++) {
+    const xc_block *xb = &l->blocks[b];
+    if (!alive[b] || xb->kind == XB_SPLIT) continue;
+    for (int p = 0; p < xb->nports; p++) {
+      if (xb->ports[p].kind != XP_IN) continue;
+      int fed = 0;
+      for (int i = 0; i < nw && !fed; i++)
+        fed = w[i].to_block == b && w[i].to_port == p;
+      if (fed) continue;
+      char id[600];
+      snprintf(id, sizeof id, "%s_unconnected_%d", names[b],
+               port_number(xb, p));
+      for (int i = 0; i < d->nblocks; i++)
+        if (strcmp(d->blocks[i].id, id) == 0) strcat(id, "_");
+      dg_block *g = realloc(d->blocks, (size_t)(d->nblocks + 1) * sizeof *g);
+      if (!g) return xc_nomem(c);
+      d->blocks = g;
+      dg_block *z = &g[d->nblocks];
+      memset(z, 0, sizeof *z);
+      if (!(z->id = strdup(id)) || !(z->type = strdup("ZEROS")))
+        return free(z->id), xc_nomem(c);
+      z->line = xb->line;
+      d->nblocks++;
+      if (add_link(c, d, DG_LINK_DATA, id, 1, names[b], port_number(xb, p),
+                   xb->line))
+        return -1;
     }
   }
+  return 0;
 }
 
-dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path) {
-  orient_links((xc_level *)l);
+dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
+                           int frozen) {
   dg_diagram *d = calloc(1, sizeof *d);
-  char **names = d ? block_names(c, l) : NULL;
-  int rc = names ? 0 : (d ? -1 : xc_nomem(c));
+  char *alive = malloc((size_t)(l->nblocks ? l->nblocks : 1));
+  xc_wire *w = NULL;
+  int nw = 0;
+  char **names = NULL;
+  int rc = d && alive ? 0 : xc_nomem(c);
+  if (rc == 0) rc = xc_resolve_links(c, l, path, &w, &nw, alive);
+  if (rc == 0 && !(names = block_names(c, l, alive))) rc = -1;
   if (rc == 0) {
     d->line = l->line;
     d->script_line = 0; /* a context array has no lines of its own */
@@ -244,21 +266,22 @@ dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path) {
       rc = xc_nomem(c);
   }
   for (int i = 0; i < l->nblocks && rc == 0; i++) {
-    if (l->blocks[i].kind == XB_SPLIT) continue;
-    rc =
-        build_block(c, &l->blocks[i], names[i], path, &d->blocks[d->nblocks++]);
+    const xc_block *b = &l->blocks[i];
+    if (b->kind == XB_SPLIT) {
+      for (int p = 0; p < b->nports && rc == 0; p++)
+        if (b->ports[p].kind >= XP_IMPIN) rc = implicit_error(c, b, b->gui);
+      continue;
+    }
+    if (!alive[i]) continue;
+    rc = build_block(c, b, names[i], path, frozen, &d->blocks[d->nblocks++]);
   }
-  if (rc == 0) {
-    for (int i = 0; i < l->nblocks && rc == 0; i++)
-      if (l->blocks[i].kind == XB_SPLIT)
-        for (int p = 0; p < l->blocks[i].nports && rc == 0; p++)
-          if (l->blocks[i].ports[p].kind >= XP_IMPIN)
-            rc = implicit_error(c, &l->blocks[i], l->blocks[i].gui);
-  }
-  if (rc == 0) rc = build_links(c, l, names, d);
+  if (rc == 0) rc = build_links(c, l, names, w, nw, d);
+  if (rc == 0) rc = zero_inputs(c, l, names, alive, w, nw, d);
   for (int i = 0; names && i < l->nblocks; i++)
     free(names[i]);
   free(names);
+  free(alive);
+  free(w);
   if (rc) {
     dg_diagram_free(d);
     return NULL;

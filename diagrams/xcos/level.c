@@ -2,6 +2,8 @@
  * Life of the intermediate level (xc_level) that both Xcos sources are read
  * into: growing its arrays and freeing it.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,15 @@
 int xc_nomem(xc_ctx *c) {
   bsim_error_set(c->err, BSIM_ERR_NOMEM, "%s: out of memory", c->file);
   return -1;
+}
+
+int xc_note(xc_ctx *c, const char *fmt, ...) {
+  if (!c->diagram) return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = dg_add_notev(&c->diagram->notes, &c->diagram->nnotes, fmt, ap);
+  va_end(ap);
+  return rc ? xc_nomem(c) : 0;
 }
 
 static void *grow(void *p, int n, int *cap, size_t size) {

@@ -9,6 +9,7 @@
  * simulation function is one blocksim has. Superblock port blocks take
  * their port number from ipar(1), as Scilab does.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,32 +63,62 @@ static int port_block(xc_ctx *c, const xc_block *xb, const char *path,
   return text ? add_param(c, out, "port", text, xb->line) : 0;
 }
 
-/* Entries of one alternative of a mapping (0 for an empty one). */
+/* Length of the mapping text up to the first of `stops` outside
+ * parentheses, brackets and quotes (conversions may hold commas). */
+static size_t span(const char *s, const char *stops) {
+  int depth = 0;
+  char quote = 0;
+  size_t i = 0;
+  for (; s[i]; i++) {
+    char ch = s[i];
+    if (quote) {
+      quote = ch == quote ? 0 : quote;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[') {
+      depth++;
+    } else if ((ch == ')' || ch == ']') && depth > 0) {
+      depth--;
+    } else if (depth == 0 && strchr(stops, ch)) {
+      break;
+    }
+  }
+  return i;
+}
+
+/* Entries of one alternative of a mapping (0 for an empty one); a final
+ * "*" (any further fields ignored) gives INT_MAX. */
 static int count_entries(const char *alt, size_t len) {
   if (len == 0) return 0;
-  int n = 1;
-  for (size_t i = 0; i < len; i++)
-    n += alt[i] == ',';
+  int n = 0;
+  for (size_t at = 0; at <= len;) {
+    size_t l = span(alt + at, ",|");
+    if (l == 1 && alt[at] == '*') return INT_MAX;
+    n++;
+    at += l + 1;
+  }
   return n;
 }
 
 /* The alternative of t->xcos_exprs for n dialog fields: the one with
- * exactly n entries, else the first when it has at least n (older dialogs
- * had fewer trailing fields). NULL when none fits. */
+ * exactly n entries, else the first with at least n (older dialogs had
+ * fewer trailing fields). NULL when none fits. */
 static const char *pick_alternative(const char *map, int n, size_t *len) {
-  const char *first = map;
-  size_t first_len = strcspn(map, "|");
+  const char *fit = NULL;
+  size_t fit_len = 0;
   for (const char *a = map;;) {
-    size_t l = strcspn(a, "|");
-    if (count_entries(a, l) == n) {
+    size_t l = span(a, "|");
+    int k = count_entries(a, l);
+    if (k == n) {
       *len = l;
       return a;
     }
+    if (k > n && !fit) fit = a, fit_len = l;
     if (!a[l]) break;
     a += l + 1;
   }
-  *len = first_len;
-  return count_entries(first, first_len) >= n ? first : NULL;
+  *len = fit_len;
+  return fit;
 }
 
 static int same_value(const char *field, const char *want) {
@@ -185,7 +216,8 @@ static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    size_t el = strcspn(map, ",|");
+    size_t el = span(map, ",|");
+    if (el == 1 && map[0] == '*') break; /* the rest is ignored */
     const char *text = sciv_str(xb->exprs, i);
     if (apply_entry(c, xb, path, t, map, el, i, text ? text : "", out))
       return -1;
@@ -229,12 +261,18 @@ static const xc_port *port_at(const xc_block *xb, int kind, int k) {
   return NULL;
 }
 
+/* The model the file stores, for a block running type t (the type its
+ * simulation function names): what the block runs on (primary), or what
+ * it falls back on (the block's type is then its interface's, and the
+ * model names t as its simulation function). */
 static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
-                        const bsim_block_type *t, dg_block *out) {
+                        const bsim_block_type *t, int primary, dg_block *out) {
   bsim_model *m = calloc(1, sizeof *m);
   if (!m) return xc_nomem(c);
   out->stored = m;
-  if (set_type(c, out, t->name)) return -1;
+  out->stored_is_fallback = !primary;
+  if (primary && set_type(c, out, t->name)) return -1;
+  if (!primary) m->sim = t->name;
   int nin = ports_of(xb, XP_IN), nout = ports_of(xb, XP_OUT);
   if (bsim_model_set_inputs(m, nin, -1, -2, xb->dep_u) ||
       bsim_model_set_outputs(m, nout, -1, -2) ||
@@ -293,15 +331,31 @@ static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
   return 0;
 }
 
-int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path,
+int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
                     dg_block *out) {
   if (xb->port_role) return port_block(c, xb, path, out);
   const bsim_block_type *t = bsim_library_find(c->lib, xb->gui);
-  if (t && strcmp(t->name, xb->gui) == 0 && t->xcos_exprs)
-    return from_exprs(c, xb, path, t, out);
   const bsim_block_type *ts =
       xb->sim && xb->sim[0] ? bsim_library_find(c->lib, xb->sim) : NULL;
-  if (ts) return stored_model(c, xb, path, ts, out);
+  int mapped = t && strcmp(t->name, xb->gui) == 0 && t->xcos_exprs;
+  if (ts && (frozen || !mapped)) return stored_model(c, xb, path, ts, 1, out);
+  if (mapped) {
+    if (from_exprs(c, xb, path, t, out)) return -1;
+    if (!ts) return 0;
+    /* What Xcos keeps when the dialog fields cannot be evaluated; a file
+     * whose stored model blocksim cannot use simply has no fallback. */
+    bsim_error scratch;
+    bsim_error_clear(&scratch);
+    xc_ctx quiet = *c;
+    quiet.err = &scratch;
+    if (stored_model(&quiet, xb, path, ts, 0, out) != 0) {
+      if (scratch.status == BSIM_ERR_NOMEM) return xc_nomem(c);
+      if (out->stored) bsim_model_clear(out->stored);
+      free(out->stored);
+      out->stored = NULL;
+    }
+    return 0;
+  }
   bsim_error_set(c->err, BSIM_ERR_INPUT,
                  "%s:%d: block '%s': blocksim has no block %s (simulation "
                  "function '%s') (hint: `blocksim blocks` lists the "

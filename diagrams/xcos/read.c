@@ -119,7 +119,7 @@ static xmlNodePtr child_as(xmlNodePtr n, const char *as) {
 bsim_diagram *dg_xcos_read(const char *file, xmlDocPtr doc,
                            const unsigned char *dict, size_t dict_len,
                            const bsim_library *lib, bsim_error *err) {
-  xc_ctx c = {file, err, lib, NULL, NULL};
+  xc_ctx c = {file, err, NULL, lib, NULL, NULL};
   xmlNodePtr root = xmlDocGetRootElement(doc);
   bsim_diagram *d = calloc(1, sizeof *d);
   sciv *decoded = NULL;
@@ -129,6 +129,7 @@ bsim_diagram *dg_xcos_read(const char *file, xmlDocPtr doc,
     xc_nomem(&c);
     return NULL;
   }
+  c.diagram = d;
   d->format = "xcos";
   d->scilab = 1; /* expressions are Scilab's (eye(3) is 1x1, ...) */
   d->lib = bsim_library_retain(lib);
@@ -157,7 +158,7 @@ bsim_diagram *dg_xcos_read(const char *file, xmlDocPtr doc,
   }
   top = xc_level_from_xml(&c, model, child_as(root, "context"));
   if (!top) goto fail;
-  d->root = xc_build_level(&c, top, "");
+  d->root = xc_build_level(&c, top, "", 0);
   if (!d->root) goto fail;
   d->root->line = (int)xmlGetLineNo(root);
   char *title = xc_attr(root, "title");

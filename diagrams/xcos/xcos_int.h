@@ -82,12 +82,31 @@ xc_port *xc_add_port(xc_block *b);
 typedef struct xc_ctx {
   const char *file;
   bsim_error *err;
+  bsim_diagram *diagram; /* receives the notes (xc_note) */
   const bsim_library *lib; /* where block types are looked up */
   const sciv *dict;  /* .zcos dictionary (a list), NULL for a plain .xcos */
   const char *block; /* the block being read, for messages ("" when none) */
 } xc_ctx;
 
 int xc_nomem(xc_ctx *c);
+/* Add a note to the diagram (bsim_diagram_note_at): something the reader
+ * did as Xcos does that a user may want to know. 0, or -1 out of memory. */
+int xc_note(xc_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A link as it runs: from a block output to a block input, splits gone. */
+typedef struct xc_wire {
+  int kind; /* 0 data, 1 event */
+  int from_block, from_port, to_block, to_port;
+  int line;
+} xc_wire;
+
+/* nets.c: the level's links resolved through split blocks into wires, and
+ * the blocks Xcos ignores for undefined inputs marked dead (alive[i] = 0,
+ * alive has nblocks entries); `path` is the level's path for the notes.
+ * *out is malloc'ed. 0, or -1 with the error set. */
+int xc_resolve_links(xc_ctx *c, const xc_level *l, const char *path,
+                     xc_wire **out, int *nout, char *alive);
 
 /* javaser_sci.c: decode dictionary.ser into a list; NULL with msg set. */
 sciv *xc_dictionary_decode(const unsigned char *buf, size_t len, char *msg,
@@ -101,12 +120,15 @@ xc_level *xc_level_from_scsm(xc_ctx *c, const sciv *diagram, const char *where,
 
 /* build.c: the Diagram tree of a level (names, splits resolved, links by
  * port number, block parameters). `path` is the level's path for
- * messages ("" at the top). NULL on error. */
-dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path);
+ * messages ("" at the top); `frozen`: the level is the contents of a
+ * masked superblock without parameters, which Xcos does not re-evaluate
+ * (its blocks run on their stored models). NULL on error. */
+dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
+                           int frozen);
 
 /* params.c: fill a dg_block (type, params or stored model) from an Xcos
  * block. 0, or -1 with the error set. */
 int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path,
-                    dg_block *out);
+                    int frozen, dg_block *out);
 
 #endif

@@ -354,11 +354,13 @@ typedef struct bsim_block_type {
    *            nothing computed);
    *   =V       a field that must hold V (e.g. "=1" for a data type field
    *            where blocksim computes in doubles only); anything else is
-   *            bad input naming the block.
-   * Older dialogs of a block may have had fewer fields: alternatives
-   * separated by '|' are tried, the one with as many entries as the file
-   * has fields wins, else the first when the file has fewer (the missing
-   * trailing parameters keep their defaults). "" = a block without dialog
+   *            bad input naming the block;
+   *   *        (last) this and any further fields are ignored.
+   * Entries are separated by commas outside parentheses, so a conversion
+   * may call functions: "in(size($,'*'))". Older dialogs of a block may
+   * have had other fields: alternatives separated by '|' are tried, the
+   * one with as many entries as the file has fields wins, else the first
+   * with more (the missing trailing parameters keep their defaults). "" = a block without dialog
    * fields. NULL: the type has no mapping; an .xcos reader then falls back
    * to the model data stored in the file when it names a known simulation
    * function. docs/xcos.md documents all of this for users. */

@@ -64,6 +64,11 @@ BSIM_API int bsim_diagram_override(bsim_diagram *d, const char *target,
 BSIM_API int bsim_diagram_observe(bsim_diagram *d, const char *name,
                                   const char *signal, bsim_error *err);
 
+/* Notes from reading the diagram, in order (NULL past the end): what the
+ * reader did that a user should know, e.g. an Xcos block ignored because
+ * of undefined inputs, as Xcos ignores it. */
+BSIM_API const char *bsim_diagram_note_at(const bsim_diagram *d, size_t i);
+
 /* The format the diagram was read from: "native", "xcos" or "zcos". */
 BSIM_API const char *bsim_diagram_format(const bsim_diagram *d);
 /* Whether target names something an override may set in d: a parameter of
@@ -205,6 +210,11 @@ BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
  * (an Xcos file's ODE solver gives way to "ida" when the system has
  * algebraic unknowns, as Scilab switches to an implicit solver). */
 BSIM_API const char *bsim_sim_solver(const bsim_sim *s);
+
+/* Notes from preparing the run, in order (NULL past the end): e.g. an Xcos
+ * block whose dialog fields do not evaluate, which keeps the parameters
+ * stored in its file as Xcos does. */
+BSIM_API const char *bsim_sim_note_at(const bsim_sim *s, size_t i);
 
 /* Run statistics, as name/value pairs in kebab-case (steps,
  * residual-evals, ...). Returns NULL past the end. */

@@ -3,8 +3,11 @@
  * basic, made by basic.sce) read as .xcos and .zcos into the Diagram tree
  * (names, superblocks, splits gone, dialog fields as parameters), run and
  * compared with the closed form and with Scilab's own record; loading from
- * memory; -p and --observe on an Xcos file; and the Scilab 5.5 format's
- * stored superblocks, whose link-end marks are sometimes backwards.
+ * memory; -p and --observe on an Xcos file; what Xcos does with blocks
+ * whose inputs are unconnected (ignored, with notes) and with dialog
+ * fields that do not evaluate (the stored values kept, with a note); and
+ * the Scilab 5.5 format's stored superblocks, whose link-end marks are
+ * sometimes backwards.
  */
 #include <math.h>
 #include <stdio.h>
@@ -214,7 +217,7 @@ static void test_v55_clock(const char *file, int item, const char *delay) {
         "%s: entry %d is a diagram", file, item);
   bsim_error err;
   bsim_error_clear(&err);
-  xc_ctx c = {file, &err, test_library(), v, NULL};
+  xc_ctx c = {file, &err, NULL, test_library(), v, NULL};
   xc_level *l = diag ? xc_level_from_scsm(&c, diag, "CLOCK", 1) : NULL;
   CHECK(l && l->nblocks == 3 && l->nlinks == 3, "%s: %s", file, err.message);
   int evtdly = -1, split = -1, out = -1;
@@ -248,7 +251,74 @@ static void test_v55_clock(const char *file, int item, const char *delay) {
   free(dict);
 }
 
+#define VARIANTS BSIM_TEST_DATA "/xcos/variants/"
+
+/* variants/unconnected.xcos: the integrator lost its input link, so Xcos
+ * ignores it, then the scope it fed; the rest still runs. */
+static void test_unconnected(void) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d =
+      bsim_diagram_load(VARIANTS "unconnected.xcos", test_library(), &err);
+  CHECK(d != NULL, "load: %s", err.message);
+  if (!d) return;
+  const char *n0 = bsim_diagram_note_at(d, 0), *n1 = bsim_diagram_note_at(d, 1);
+  CHECK(n0 && strstr(n0, "'INTEGRAL_m' (INTEGRAL_m) is ignored because of "
+                         "undefined input(s)"),
+        "note 0: %s", n0 ? n0 : "(none)");
+  CHECK(n1 && strstr(n1, "'scope' (CMSCOPE) is ignored"), "note 1: %s",
+        n1 ? n1 : "(none)");
+  CHECK(!bsim_diagram_note_at(d, 2), "two notes only");
+  CHECK(d->root->nblocks == 3 && find_block(d->root, "times3") &&
+            !find_block(d->root, "scope"),
+        "%d blocks left", d->root->nblocks);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s && bsim_sim_run(s, &err) == 0, "run: %s", err.message);
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+}
+
+/* variants/stale_gain.xcos: the gain's field names an undefined variable;
+ * the block keeps its stored gain 3 (a note says so), so the integral is
+ * the basic diagram's. An override that fails is an error, not a fall
+ * back. */
+static void test_stale_gain(void) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d =
+      bsim_diagram_load(VARIANTS "stale_gain.xcos", test_library(), &err);
+  CHECK(d != NULL, "load: %s", err.message);
+  if (!d) return;
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "create: %s", err.message);
+  const char *n = s ? bsim_sim_note_at(s, 0) : NULL;
+  CHECK(n && strstr(n, "times3/GAINBLK_1") && strstr(n, "k_undefined") &&
+            strstr(n, "keeps the parameters stored in the file"),
+        "note: %s", n ? n : "(none)");
+  if (s && bsim_sim_run(s, &err) == 0) {
+    size_t rows;
+    int cols;
+    const double *rec = record_of(s, "scope", &rows, &cols);
+    for (size_t i = 0; rec && i < rows; i++) /* as test_run */
+      CHECK(fabs(rec[3 * i + 1] - (3 - 2 * cos(3 * rec[3 * i]))) < 2e-4,
+            "y(%g)", rec[3 * i]);
+    CHECK(rec && rows == 20, "scope rows");
+  }
+  bsim_sim_free(s);
+  CHECK(bsim_diagram_override(d, "times3/GAINBLK_1.gain", "k_undefined",
+                              &err) == 0,
+        "override");
+  s = bsim_sim_create(d, NULL, &err);
+  CHECK(!s && err.status == BSIM_ERR_INPUT &&
+            strstr(err.message, "k_undefined"),
+        "an overridden field that fails is an error: %s", err.message);
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+}
+
 int main(void) {
+  test_unconnected();
+  test_stale_gain();
   test_tree();
   test_run();
   test_override();

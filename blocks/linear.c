@@ -123,7 +123,8 @@ static int integral_current(const bsim_block *blk, int i) {
 
 void bsim_std_integral_fn(bsim_block *blk, int flag) {
   int nx = blk->nx;
-  const double *hi = blk->rpar, *lo = blk->rpar + nx;
+  /* no rpar without saturation: NULL + nx would be undefined */
+  const double *hi = blk->rpar, *lo = hi ? hi + nx : NULL;
   int satur = blk->nrpar >= 2 * nx && nx > 0;
   switch (flag) {
   case BSIM_FLAG_INIT:

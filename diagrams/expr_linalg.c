@@ -111,6 +111,8 @@ int ex_solve(parser *P, const mat *A, const mat *B, int left, size_t pos,
                    what, col(pos), left ? A->rows : B->rows,
                    left ? A->cols : B->cols, left ? B->rows : A->rows,
                    left ? B->cols : A->cols, left ? "rows" : "columns");
+  /* [] \ [] is empty, as in Scilab (GSL has no 0 x 0 matrices) */
+  if (n == 0) return ex_mat_new(P, out, left ? 0 : B->rows, left ? B->cols : 0);
   /* B / A = (A' \ B')'. */
   mat At = {0}, Bt = {0};
   if (ex_copy(P, &At, A) || ex_copy(P, &Bt, B)) goto fail;

@@ -56,9 +56,10 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
     if (!a->base) continue;
     rt_block *rb = &x->blocks[i];
     rb->m = m;
+    /* a block without ports has no sizes: NULL + 0 is undefined in C */
     rb->b.insz = sizes;
-    rb->b.outsz = sizes + 2 * s->nin;
-    rb->b.oparsz = sizes + 2 * (s->nin + s->nout);
+    rb->b.outsz = sizes ? sizes + 2 * s->nin : NULL;
+    rb->b.oparsz = sizes ? sizes + 2 * (s->nin + s->nout) : NULL;
     rb->b.inptr = inptr;
     rb->b.outptr = outptr;
     rb->b.oparptr = oparptr;

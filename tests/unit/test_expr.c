@@ -163,6 +163,11 @@ static void test_matrices(const bsim_scope *sc) {
   expect(sc, "eye(B)", 2, 3, (double[]){1, 0, 0, 1, 0, 0});
   /* Matrix division: [1 3; 2 4] \ [7; 10] = [1; 2]; x / A solves x A = b. */
   expect(sc, "A \\ [7; 10]", 2, 1, (double[]){1, 2});
+  /* empty systems: GSL has no 0 x 0 matrix, and its default handler
+   * aborted (found by fuzz/fuzz_expr) */
+  expect(sc, "[] \\ []", 0, 0, NULL);
+  expect(sc, "[] / []", 0, 0, NULL);
+  expect(sc, "[[]] \\ [[]]", 0, 0, NULL);
   expect(sc, "[5 11] / A", 1, 2, (double[]){1, 2});
 }
 

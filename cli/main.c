@@ -271,9 +271,10 @@ static bsim_sim *prepare(const bsim_library *lib, const run_args *a,
   return s;
 }
 
-/* Set by SIGINT, SIGTERM or SIGHUP while the outputs are written: the
- * library then removes its temporaries, and the signal is raised again
- * once they are gone. A program may keep such state; the library may not. */
+/* Set by SIGINT, SIGTERM or SIGHUP during the run or while the outputs
+ * are written: the library then stops the run, or removes its
+ * temporaries, and the signal is raised again once that is done. A
+ * program may keep such state; the library may not. */
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig) {
@@ -282,6 +283,29 @@ static void on_stop_signal(int sig) {
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 enum { NSTOP = sizeof stop_signals / sizeof stop_signals[0] };
+
+static void catch_stop_signals(struct sigaction *old) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  /* no SA_RESTART: a write blocked on a slow device returns EINTR; a
+   * second signal kills at once, as if nothing were caught */
+  sa.sa_flags = SA_RESETHAND;
+  for (int i = 0; i < NSTOP; i++)
+    sigaction(stop_signals[i], &sa, &old[i]);
+}
+
+/* Default handling again; a signal caught meanwhile is raised once the
+ * library has cleaned up, so the caller sees the command die of it. */
+static void release_stop_signals(const struct sigaction *old,
+                                 const bsim_error *err) {
+  for (int i = 0; i < NSTOP; i++)
+    sigaction(stop_signals[i], &old[i], NULL);
+  if (!stop_signal) return;
+  if (err->status != BSIM_OK) fprintf(stderr, "blocksim: %s\n", err->message);
+  raise(stop_signal);
+}
 
 /* Results and records, all or nothing. A reader that closes stdout early
  * (`| head`) ends the CSV there; that is not a failure (status 0). */
@@ -298,22 +322,7 @@ static int write_outputs(const bsim_sim *s, const run_args *a, int want_csv,
   o.scopes_format = a->scopes_format;
   o.keep = a->diagram;
   o.cancel = &stop_signal;
-  struct sigaction sa, old[NSTOP];
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  /* no SA_RESTART: a write blocked on a slow device returns EINTR */
-  for (int i = 0; i < NSTOP; i++)
-    sigaction(stop_signals[i], &sa, &old[i]);
-  int rc = bsim_sim_write(s, &o, err);
-  for (int i = 0; i < NSTOP; i++)
-    sigaction(stop_signals[i], &old[i], NULL);
-  if (stop_signal) {
-    /* the temporaries are gone: die of the signal as the caller expects */
-    if (err->status != BSIM_OK) fprintf(stderr, "blocksim: %s\n", err->message);
-    raise(stop_signal);
-  }
-  return rc < 0 ? -1 : 0;
+  return bsim_sim_write(s, &o, err) < 0 ? -1 : 0;
 }
 
 /* What blocks printed (Xcos's sciprint), before any error about the run. */
@@ -340,6 +349,7 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
     return BSIM_ERR_SIM;
   }
   int rc = parse_run(argc, argv, &a);
+  a.opt.cancel = &stop_signal;
   bsim_error err;
   bsim_error_clear(&err);
   bsim_diagram *d = NULL;
@@ -348,10 +358,13 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
   if (s) {
     int want_csv = strcmp(bsim_diagram_format(d), "native") == 0 ||
                    bsim_result_cols(s) > 0;
+    struct sigaction old[NSTOP];
+    catch_stop_signals(old);
     int failed = bsim_sim_run(s, &err) != 0;
     print_messages(s);
-    if (failed || write_outputs(s, &a, want_csv, &err) != 0 ||
-        (a.plot && bsim_cli_plot_sim(s, a.plot, &err) != 0))
+    failed = failed || write_outputs(s, &a, want_csv, &err) != 0;
+    release_stop_signals(old, &err);
+    if (failed || (a.plot && bsim_cli_plot_sim(s, a.plot, &err) != 0))
       rc = bsim_cli_report(&err);
     if (a.stats) {
       double v;

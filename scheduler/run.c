@@ -373,9 +373,15 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   } else if (start(&r, err) == 0) {
     int failed = 0;
     while (!failed && !s->stop_after_start && !r.stopped &&
-           r.next_sample < s->nrows)
+           r.next_sample < s->nrows) {
+      if (s->cancel && *s->cancel) {
+        bsim_error_set(err, BSIM_ERR_SIM, "interrupted at t=%.17g", r.t);
+        failed = 1;
+        break;
+      }
       failed = record_due(&r, err) != 0 ||
                (r.next_sample < s->nrows && step(&r, err) != 0);
+    }
     /* a failure is a failure even when every sample was already taken:
      * success must leave err untouched for the caller's next step */
     rc = failed ? -1 : 0;

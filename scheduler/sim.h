@@ -27,10 +27,11 @@ struct bsim_sim {
   int nparams;
   double t0, tf, rtol, atol;
   double ttol; /* events this close to the current time are served at it */
-  long max_events, max_fast_restarts; /* chattering guard, <= 0 = default */
-  int allow_nonfinite;                /* bsim_options.allow_nonfinite */
-  size_t nrows;                       /* samples */
-  int spacing;                        /* bsim_spacing */
+  long max_events, max_fast_restarts;  /* chattering guard, <= 0 = default */
+  int allow_nonfinite;                 /* bsim_options.allow_nonfinite */
+  const volatile sig_atomic_t *cancel; /* bsim_options.cancel */
+  size_t nrows;                        /* samples */
+  int spacing;                         /* bsim_spacing */
   double *times;     /* made by the first run: `check` needs none */
   double *own_times; /* what this sim allocated for times (derived sims
                         made before their base ran make their own) */

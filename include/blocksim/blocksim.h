@@ -124,6 +124,10 @@ typedef struct bsim_options {
    * fails the run (status 1) naming the block and the time; 1 lets such
    * values through to the results. */
   int allow_nonfinite;
+  /* Polled between the run's steps and events: when it becomes nonzero
+   * (a signal handler, a watchdog thread sets it) the run stops with
+   * status 1, "interrupted at t=...". NULL: never. */
+  const volatile sig_atomic_t *cancel;
 } bsim_options;
 
 BSIM_API void bsim_options_init(bsim_options *o);

@@ -157,3 +157,16 @@ foreach(sig TERM INT)
   expect_match("${err}" "interrupted" "SIG${sig} while writing")
 endforeach()
 no_temporaries("${WORK}" "signals")
+
+# A signal during the run itself: the run stops at its next step with
+# "interrupted at t=...", nothing is written, and the command dies of the
+# signal. The clock below would take hours (5e9 legal events).
+execute_process(
+  COMMAND timeout -s INT 3 "${BLOCKSIM}" run "${DATA}/outputs/slow_clock.xml" -o "${WORK}/slow.csv"
+  WORKING_DIRECTORY "${WORK}"
+  RESULT_VARIABLE st ERROR_VARIABLE err TIMEOUT 120)
+if(st STREQUAL "0" OR EXISTS "${WORK}/slow.csv")
+  message(FATAL_ERROR "SIGINT during the run: status ${st}\n${err}")
+endif()
+expect_match("${err}" "interrupted at t=" "SIGINT during the run")
+no_temporaries("${WORK}" "SIGINT during the run")

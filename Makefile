@@ -2,11 +2,14 @@
 # `make test` on a fresh Debian machine.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+# seconds each libFuzzer target runs in `make test-fuzz` (docs/testing.md)
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO       ?= examples/bouncing_ball.xml
 RESULTS    ?= results
 
-.PHONY: all deps configure build demo test test-asan docs clean
+.PHONY: all deps configure build demo test test-asan test-fuzz docs clean
 
 all: build
 
@@ -36,9 +39,19 @@ test-asan:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
+# The libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for
+# FUZZ_SECONDS from the seed corpora: ctest label "fuzz".
+test-fuzz:
+	@test -f $(FUZZ_BUILD)/CMakeCache.txt || \
+	  cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang \
+	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBSIM_FUZZ=ON
+	cmake -S . -B $(FUZZ_BUILD) -DBSIM_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz
+	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure
+
 # Documents generated from the code (a test fails when they are stale).
 docs: build
 	$(BUILD)/blocksim blocks --markdown > docs/block-reference.md
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(RESULTS)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RESULTS)

@@ -178,6 +178,15 @@ static int push_firings(run_state *r, bsim_error *err) {
 static int start(run_state *r, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
+  /* A sim run again starts as the first run did: a block that computes its
+   * output only when activated (a hold, a counter) would otherwise show
+   * the previous run's last value until its first activation. */
+  memset(x->outbufs, 0, sizeof(double) * p->noutbuf);
+  if (p->nw) memset(x->w, 0, sizeof(double) * (size_t)p->nw);
+  if (p->ng) {
+    memset(x->gbuf, 0, sizeof(double) * (size_t)p->ng);
+    memset(x->jroot, 0, sizeof(int) * (size_t)p->ng);
+  }
   for (int i = 0; i < p->nblocks; i++) {
     rt_block *rb = &x->blocks[i];
     if (p->blocks[i].xoff >= 0)

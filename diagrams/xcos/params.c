@@ -328,13 +328,51 @@ static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
   }
   m->ng = (int)sciv_num(xb->nzcross, 0, 0);
   m->nmode = (int)sciv_num(xb->nmode, 0, 0);
+  /* Xcos's implicit type-4 functions (10004, and 12004 for a CBLOCK):
+   * flag 0 writes residuals */
+  m->implicit = xb->simtype == 10004 || xb->simtype == 12004;
   return 0;
+}
+
+/* A C block carrying its source (CBLOCK, CBLOCK4): the model stored in the
+ * file, and the code (the dialog's second item, one string per line) for
+ * dg_compile_cblocks, which compiles it once the tree is read. */
+static int c_block(xc_ctx *c, const xc_block *xb, const char *path,
+                   const bsim_block_type *t, dg_block *out) {
+  const sciv *lines = sciv_is_list(xb->exprs) ? sciv_item(xb->exprs, 1) : NULL;
+  if (!lines || lines->kind != SCIV_STRING || !xb->sim || !xb->sim[0]) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): its C code or function name is "
+                   "missing (the file is damaged)",
+                   c->file, xb->line, path, xb->gui);
+    return -1;
+  }
+  size_t len = 1;
+  for (int i = 0; i < sciv_numel(lines); i++)
+    len += strlen(sciv_str(lines, i) ? sciv_str(lines, i) : "") + 1;
+  char *code = malloc(len);
+  if (!code) return xc_nomem(c);
+  code[0] = '\0';
+  for (int i = 0; i < sciv_numel(lines); i++) {
+    strcat(code, sciv_str(lines, i) ? sciv_str(lines, i) : "");
+    strcat(code, "\n");
+  }
+  int rc = stored_model(c, xb, path, t, 1, out);
+  if (rc == 0) rc = add_param(c, out, "function", xb->sim, xb->line);
+  if (rc == 0) rc = add_param(c, out, "code", code, xb->line);
+  if (rc == 0)
+    rc = add_param(c, out, "implicit", out->stored->implicit ? "y" : "n",
+                   xb->line);
+  free(code);
+  return rc;
 }
 
 int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
                     dg_block *out) {
   if (xb->port_role) return port_block(c, xb, path, out);
   const bsim_block_type *t = bsim_library_find(c->lib, xb->gui);
+  if (t && (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0))
+    return c_block(c, xb, path, t, out);
   const bsim_block_type *ts =
       xb->sim && xb->sim[0] ? bsim_library_find(c->lib, xb->sim) : NULL;
   int mapped = t && strcmp(t->name, xb->gui) == 0 && t->xcos_exprs;

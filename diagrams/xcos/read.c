@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagrams/dg_util.h"
 #include "diagrams/xcos/xcos.h"
 
 /* Xcos solver codes (scs_m.props.tol(6)) and the engines that stand for
@@ -159,7 +160,7 @@ bsim_diagram *dg_xcos_read(const char *file, xmlDocPtr doc,
   top = xc_level_from_xml(&c, model, child_as(root, "context"));
   if (!top) goto fail;
   d->root = xc_build_level(&c, top, "", 0);
-  if (!d->root) goto fail;
+  if (!d->root || dg_compile_cblocks(d, err) != 0) goto fail;
   d->root->line = (int)xmlGetLineNo(root);
   char *title = xc_attr(root, "title");
   d->root->name = title;

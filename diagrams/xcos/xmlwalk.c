@@ -177,13 +177,21 @@ static int sim_type(const char *s) {
   static const struct {
     const char *name;
     int code;
-  } types[] = {{"DEFAULT", 0},        {"TYPE_1", 1},
-               {"TYPE_2", 2},         {"TYPE_3", 3},
-               {"C_OR_FORTRAN", 4},   {"SCILAB", 5},
-               {"DEBUG", 99},         {"DYNAMIC_FORTRAN_1", 1001},
-               {"DYNAMIC_C_1", 2001}, {"DYNAMIC_EXPLICIT_4", 2004},
-               {"OLDBLOCKS", 10001},  {"IMPLICIT_C_OR_FORTRAN", 10004},
-               {"MODELICA", 30004},   {"IFTHENELSE", -1},
+  } types[] = {{"DEFAULT", 0},
+               {"TYPE_1", 1},
+               {"TYPE_2", 2},
+               {"TYPE_3", 3},
+               {"C_OR_FORTRAN", 4},
+               {"SCILAB", 5},
+               {"DEBUG", 99},
+               {"DYNAMIC_FORTRAN_1", 1001},
+               {"DYNAMIC_C_1", 2001},
+               {"DYNAMIC_EXPLICIT_4", 2004},
+               {"OLDBLOCKS", 10001},
+               {"IMPLICIT_C_OR_FORTRAN", 10004},
+               {"DYNAMIC_IMPLICIT_4", 12004},
+               {"MODELICA", 30004},
+               {"IFTHENELSE", -1},
                {"ESELECT", -2}};
   for (size_t i = 0; s && i < sizeof types / sizeof types[0]; i++)
     if (strcmp(s, types[i].name) == 0) return types[i].code;

@@ -6,6 +6,9 @@
  * errors, a missing compiler, a bad function name and missing parameters
  * are bad input (status 2) with the reason.
  *
+ * The same C block in an .xcos file made by Scilab (cblock.xcos: the code
+ * is the dialog's second item) goes through the Xcos reader the same way.
+ *
  * Numbers: tests/data/cblock/ integrate x = 1 - exp(-2 t) and
  * x = (1 - exp(-2 t)) / 2 at rtol 1e-9, atol 1e-11, whose global error
  * stays near 1e-8: 1e-6 absolute.
@@ -109,6 +112,30 @@ static void compiles_once(void) {
   CHECK(compiler_runs() == 2, "%d compiler runs", compiler_runs());
 }
 
+/* The Xcos file: its scope's record against the closed form. */
+static void from_xcos(void) {
+  char path[1024];
+  data_path(path, sizeof path, "cblock.xcos");
+  bsim_library *lib = library("cc");
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d = lib ? bsim_diagram_load(path, lib, &err) : NULL;
+  bsim_sim *s = d ? bsim_sim_create(d, NULL, &err) : NULL;
+  CHECK(s && bsim_sim_run(s, &err) == 0, "cblock.xcos: %s", err.message);
+  size_t rows = 0;
+  int cols = 0;
+  const double *rec = NULL;
+  if (s) bsim_record_at(s, 0, &rows, &cols, &rec);
+  CHECK(rec && rows >= 30 && cols == 1, "scope: %zu rows of %d", rows, cols);
+  double worst = 0;
+  for (size_t r = 0; rec && r < rows; r++)
+    worst = fmax(worst, fabs(rec[2 * r + 1] - lag(rec[2 * r])));
+  CHECK(rec && worst < 1e-6, "cblock.xcos: error %g", worst);
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+  bsim_library_free(lib);
+}
+
 /* cblock.xml with one replacement, written to the temporary folder. */
 static int variant(const char *from, const char *to, char *out, size_t n) {
   char path[1024];
@@ -177,6 +204,7 @@ int main(void) {
     return 1;
   }
   compiles_once();
+  from_xcos();
   refused();
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

@@ -233,17 +233,11 @@ const bsim_block_type bsim_type_CLKSOM_f = {
 
 /* ------------------------------------------------------------------ ANDBLK */
 
-/* Xcos builds ANDBLK as a superblock (ANDLOG_f and IFTHEL_f) that fires
- * when both inputs belong to the same activation. Our scheduler serves two
- * events of one instant one after the other, so "same activation" becomes
- * "same instant": the block remembers when each input last came. */
-typedef struct and_work {
-  double last[2];
-  int seen[2];
-  double fired_at;
-  int fired;
-} and_work;
-
+/* Xcos builds ANDBLK as a superblock: an ANDLOG_f (1 when both of its
+ * event inputs come with one same event, else -1) feeding an IFTHEL_f
+ * activated by input 2, whose 'then' output leaves the superblock. The
+ * leaf does the same in one block: synchronous, it fires at once when
+ * one activation carries both inputs. */
 static int andblk_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (bsim_model_set_events(m, 2, 1) != 0)
     return bsim_define_error(ctx, "out of memory");
@@ -251,47 +245,26 @@ static int andblk_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void andblk_fn(bsim_block *blk, int flag) {
-  and_work *w = (and_work *)*blk->work;
-  if (flag == BSIM_FLAG_INIT) {
-    if (!w && !(w = calloc(1, sizeof *w))) {
-      bsim_block_error(blk, "out of memory");
-      return;
-    }
-    *blk->work = w;
-    w->seen[0] = w->seen[1] = w->fired = 0;
-  } else if (flag == BSIM_FLAG_END) {
-    free(w);
-    *blk->work = NULL;
-  } else if (flag == BSIM_FLAG_EVENTS && w && blk->nevprt > 0) {
-    for (int i = 0; i < 2; i++)
-      if (blk->nevprt & (1 << i)) {
-        w->last[i] = blk->t;
-        w->seen[i] = 1;
-      }
-    /* blk->t is the scheduler's instant, shared exactly by every event it
-     * serves at that instant. */
-    if (w->seen[0] && w->seen[1] && w->last[0] == blk->t &&
-        w->last[1] == blk->t && !(w->fired && w->fired_at == blk->t)) {
-      blk->evout[0] = 0;
-      w->fired = 1;
-      w->fired_at = blk->t;
-    }
-  }
+  if (flag == BSIM_FLAG_EVENTS && blk->nevprt == 3 && blk->nevout >= 1)
+    blk->evout[0] = 0;
 }
 
 const bsim_block_type bsim_type_ANDBLK = {
     "ANDBLK",
     "andblk",
-    "Event intersection: fires when both inputs come at the same instant.",
-    "Fires its event output (delay 0, once per instant) when both event\n"
-    "inputs have been activated at the same time. In Xcos a superblock that\n"
-    "fires only for activations of one same event (synchronous inputs,\n"
-    "e.g. two SampleCLK blocks Xcos merged into one clock); here a leaf\n"
-    "that compares the instants, which agrees for those diagrams.\n"
+    "Event intersection: fires when one event activates both inputs.",
+    "Fires its event output, within the same activation (synchronously),\n"
+    "when one event activates both of its event inputs: two inputs fed by\n"
+    "one clock, or by SampleCLK blocks due together (the flattener merges\n"
+    "them into one clock, as Xcos does). Two events at the same time from\n"
+    "different sources are two activations, and fire nothing, as in\n"
+    "Xcos, where ANDBLK is a superblock (ANDLOG_f feeding an IFTHEL_f that\n"
+    "input 2 activates) that an .xcos reader dissolves.\n"
     "Run-time layout: nevin = 2, nevout = 1, firing = [-1], no data ports\n"
     "(the simulation-function name 'andblk' is ours).",
     NULL,
     0,
     andblk_define,
     andblk_fn,
-    0};
+    BSIM_TYPE_SYNCHRONOUS,
+    ""};

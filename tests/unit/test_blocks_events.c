@@ -279,14 +279,15 @@ static void test_union_and(void) {
   CHECK(h.evout[0] == -1, "CLKSOMV_f fired without activation");
   done(&h);
 
+  /* ANDBLK: one activation carrying both inputs fires, anything else
+   * (even both inputs at one instant in two activations) does not */
   mk(&h, "ANDBLK", 0, NULL, NULL);
   CHECK(h.m.nevin == 2 && h.m.nevout == 1, "ANDBLK ports");
+  CHECK(h.fb.type->flags & BSIM_TYPE_SYNCHRONOUS, "ANDBLK not synchronous");
   CHECK(activate(&h, 1, 1) == -1, "ANDBLK fired on input 1 alone");
-  CHECK(activate(&h, 1, 2) == 0, "ANDBLK: both inputs at t=1, no output");
-  CHECK(activate(&h, 1, 1) == -1, "ANDBLK fired twice at t=1");
+  CHECK(activate(&h, 1, 2) == -1, "ANDBLK fired on input 2 alone");
   CHECK(activate(&h, 2, 3) == 0, "ANDBLK: one activation of both inputs");
-  CHECK(activate(&h, 3, 2) == -1, "ANDBLK fired on input 2 alone");
-  CHECK(activate(&h, 4, 1) == -1, "ANDBLK fired for inputs at 3 and 4");
+  CHECK(activate(&h, 2, 3) == 0, "ANDBLK: again at the same instant");
   done(&h);
 }
 
@@ -486,10 +487,13 @@ int main(void) {
       "endblk_command.txt"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     layout(files[i]);
-  /* tag blocks have a string parameter: the harness's reader takes those */
+  /* tag blocks have a string parameter, counting.c's ports have columns:
+   * the harness's fuller reader takes those */
   static const char *const tag_files[] = {
-      "goto_goto_demo.txt", "from_goto_demo.txt", "clkgoto_goto_demo.txt",
-      "clkfrom_goto_demo.txt"};
+      "goto_goto_demo.txt",    "from_goto_demo.txt",
+      "clkgoto_goto_demo.txt", "clkfrom_goto_demo.txt",
+      "select_f_if_block.txt", "modulo_count_simple_demo.txt",
+      "andlog_f_event_and.txt"};
   for (size_t i = 0; i < sizeof tag_files / sizeof tag_files[0]; i++)
     failures += layout_check(tag_files[i]);
   if (failures) {

@@ -83,6 +83,12 @@ static const ref_case cases[] = {
      .why = "Scilab's Event-event_and: the two SampleCLKs merged into one "
             "clock, the event 'and' fires where they coincide; event flags "
             "are exact"},
+    {.dir = "xcos/sampleclk",
+     .diagram = "event_and_leaf.xml",
+     .sinks = {"event_and_CEVENTSCOPE_1", "event_and_CEVENTSCOPE_5",
+               "event_and_CEVENTSCOPE_6"},
+     .tol = 0,
+     .why = "the same with blocksim's ANDBLK leaf: exact"},
 };
 
 /* The native replica, then the .xcos itself through the Xcos reader:

@@ -195,5 +195,8 @@ static const bsim_block_type type_BOUNCE = {
     /* Scilab 4 files stop after ydpos: g and C then keep 9.81 and 0 */
     "mass,radius,walls,x,vx,y,vy,gravity,drag"};
 
-const bsim_block_type *const bsim_bounce_types[] = {&type_BOUNCE};
-const int bsim_bounce_ntypes = 1;
+/* BOUNCE and EXPRESSION (expression.c): one table for the two blocks of
+ * Xcos's Misc palette that blocksim has. */
+const bsim_block_type *const bsim_bounce_types[] = {&type_BOUNCE,
+                                                    &bsim_type_EXPRESSION};
+const int bsim_bounce_ntypes = 2;

@@ -60,9 +60,7 @@ void bsim_zc_ties_free(bsim_block *blk) {
   *blk->work = NULL;
 }
 
-/* The flags every block using the tie record handles alike; returns 1 when
- * the flag has been served. */
-static int ties_flags(bsim_block *blk, int flag) {
+int bsim_zc_ties_flags(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     bsim_zc_ties_init(blk);
     return 0; /* the block's own checks follow */
@@ -146,7 +144,7 @@ static int satur_piece(double u, double hi, double lo) {
 }
 
 static void satur_fn(bsim_block *blk, int flag) {
-  if (ties_flags(blk, flag)) return;
+  if (bsim_zc_ties_flags(blk, flag)) return;
   if (flag == BSIM_FLAG_INIT) {
     check_scalar_block(blk, 2, 2);
     return;
@@ -352,7 +350,7 @@ static int switch2_passes(int rule, double g) {
 /* Modes as Xcos's switch2_m: 1 = input 1, 2 = input 3. */
 static void switch2_fn(bsim_block *blk, int flag) {
   int n = blk->nout > 0 ? bsim_std_outsize(blk, 0) : 0;
-  if (ties_flags(blk, flag)) return;
+  if (bsim_zc_ties_flags(blk, flag)) return;
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nin != 3 || blk->nipar < 1 || blk->nrpar < 1 ||
         bsim_std_insize(blk, 0) != n || bsim_std_insize(blk, 2) != n ||
@@ -423,7 +421,7 @@ static int signum_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* Modes as Xcos's signum: 1 = u >= 0 (y = +1 while integrating), 2 = u < 0
  * (y = -1). Outside the integrator y = sign(u), 0 at 0. */
 static void signum_fn(bsim_block *blk, int flag) {
-  if (ties_flags(blk, flag)) return;
+  if (bsim_zc_ties_flags(blk, flag)) return;
   int n = blk->nin > 0 ? bsim_std_insize(blk, 0) : 0;
   if (flag == BSIM_FLAG_INIT) {
     if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))

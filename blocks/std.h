@@ -112,6 +112,7 @@ extern const bsim_block_type bsim_type_CURVE_c; /* curve.c, in tables.c's */
 extern const bsim_block_type *const bsim_matrix_types[]; /* matrix.c */
 extern const int bsim_matrix_ntypes;
 extern const bsim_block_type *const bsim_bounce_types[]; /* bounce.c */
+extern const bsim_block_type bsim_type_EXPRESSION; /* expression.c, in it */
 extern const int bsim_bounce_ntypes;
 extern const bsim_block_type *const bsim_switching_types[]; /* switching.c */
 extern const int bsim_switching_ntypes;

@@ -73,6 +73,7 @@ static int relop_test(int rule, double a, double b) {
 static void relop_fn(bsim_block *blk, int flag) {
   int n = bsim_std_outsize(blk, 0), rule = blk->nipar ? blk->ipar[0] : 2;
   const double *a = blk->inptr[0], *b = blk->inptr[1];
+  if (bsim_zc_ties_flags(blk, flag)) return;
   switch (flag) {
   case BSIM_FLAG_INIT:
     if (blk->nipar < 1 || bsim_std_insize(blk, 0) != n ||
@@ -82,14 +83,6 @@ static void relop_fn(bsim_block *blk, int flag) {
     else if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))
       bsim_block_error(blk, "needs %d surfaces and modes, has %d and %d", n,
                        blk->ng, blk->nmode);
-    else if (blk->ng > 0)
-      bsim_zc_ties_init(blk);
-    return;
-  case BSIM_FLAG_END:
-    bsim_zc_ties_free(blk);
-    return;
-  case BSIM_FLAG_UPDATE:
-    if (blk->nevprt < 0) bsim_zc_ties_note(blk);
     return;
   case BSIM_FLAG_ZCROSS:
     for (int i = 0; i < n && i < blk->ng; i++) {

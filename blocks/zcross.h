@@ -39,5 +39,9 @@ void bsim_zc_ties_note(bsim_block *blk);
 double bsim_zc_ties_side(const bsim_block *blk, int k, double g);
 /* Flag 5. */
 void bsim_zc_ties_free(bsim_block *blk);
+/* The flags every block using the tie record handles alike: flag 4
+ * allocates it (and returns 0: the block's own checks follow), flags 5
+ * and 2 are served (1 returned). Other flags: 0. */
+int bsim_zc_ties_flags(bsim_block *blk, int flag);
 
 #endif

@@ -3,6 +3,7 @@
  * lookup by name and error messages that carry the block's path and line.
  */
 #include "diagrams/define.h"
+#include "diagrams/expr.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,10 @@ const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name) {
   for (int i = 0; i < ctx->type->nparams; i++)
     if (strcmp(ctx->type->params[i].name, name) == 0) return &ctx->values[i];
   return NULL;
+}
+
+const bsim_value *bsim_define_lookup(bsim_define_ctx *ctx, const char *name) {
+  return ctx->scope ? bsim_scope_get(ctx->scope, name) : NULL;
 }
 
 int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...) {

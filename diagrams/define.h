@@ -15,6 +15,8 @@ struct bsim_define_ctx {
   const bsim_block_type *type;
   const bsim_value *values; /* type->nparams entries, in spec order */
   bsim_error *err;
+  /* the block's context, for bsim_define_lookup; NULL: none (tests) */
+  const struct bsim_scope *scope;
 };
 
 /* Run type->define on m (zeroed first). 0, or -1 with err set

@@ -162,7 +162,7 @@ static int vary_leaf(fl *f, const dg_block *b, const char *prefix,
   }
   if (rc != 0 && fallback) rc = dg_fl_nomem(f);
   if (rc == 0) {
-    rc = dg_vary_leaf(f, path, b->line, t, values);
+    rc = dg_vary_leaf(f, path, b->line, t, values, scope);
     values = NULL;
   }
   bsim_values_free(values, t->nparams);

@@ -105,7 +105,7 @@ const char *dg_vary_extra(const struct dg_vary *v, const dg_diagram *dg, int k,
 /* Leaf number f->nleaves with its evaluated parameters (taken: the callee
  * frees them). 0 or -1 with f->err set. */
 int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
-                 bsim_value *values);
+                 bsim_value *values, const bsim_scope *scope);
 
 /* After the walk and once leaves have their flat index: join data links
  * through port blocks (one flat link per connected leaf input, *lines gets

@@ -137,7 +137,7 @@ int dg_fl_define_leaf(fl *f, const dg_block *b, node *n,
   }
   int rc = dg_fl_eval_params(f, b, n->path, t, scope, values);
   if (rc == 0) {
-    bsim_define_ctx ctx = {n->path, f->file, b->line, t, values, f->err};
+    bsim_define_ctx ctx = {n->path, f->file, b->line, t, values, f->err, scope};
     rc = bsim_define_run(&ctx, &n->model);
   }
   f->err = real;

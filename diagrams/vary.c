@@ -173,7 +173,7 @@ static void copy_sizes(bsim_model *m, const bsim_model *b) {
 }
 
 int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
-                 bsim_value *values) {
+                 bsim_value *values, const bsim_scope *scope) {
   struct dg_vary *v = f->vary;
   int idx = f->nleaves++;
   const bsim_flat *base = v->base;
@@ -194,7 +194,8 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
     rc = 0;
     goto done;
   }
-  if (values_equal(fb->values, values, t->nparams)) {
+  if (!(t->flags & BSIM_TYPE_READS_CONTEXT) &&
+      values_equal(fb->values, values, t->nparams)) {
     rc = 0;
     goto done;
   }
@@ -203,7 +204,7 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
     rc = dg_fl_nomem(f);
     goto done;
   }
-  bsim_define_ctx ctx = {path, f->file, line, t, values, f->err};
+  bsim_define_ctx ctx = {path, f->file, line, t, values, f->err, scope};
   if (bsim_define_run(&ctx, m) != 0) {
     free(m);
     goto done;

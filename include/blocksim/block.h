@@ -284,6 +284,12 @@ typedef struct bsim_define_ctx bsim_define_ctx;
 /* The value of a named parameter, evaluated (default applied); never NULL for
  * a declared parameter. */
 BSIM_API const bsim_value *bsim_param(bsim_define_ctx *ctx, const char *name);
+/* The context variable `name` as the block's level sees it (an inner
+ * level's variable shadowing an outer one), for a define step that finds
+ * names inside a text parameter; NULL when no such variable is defined or
+ * outside a diagram. A type that calls it sets BSIM_TYPE_READS_CONTEXT. */
+BSIM_API const bsim_value *bsim_define_lookup(bsim_define_ctx *ctx,
+                                              const char *name);
 /* Report a bad parameter; the message gets the block's path and source line.
  * Returns -1 so that a define step can `return bsim_define_error(...)`. */
 BSIM_API int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...)
@@ -325,7 +331,12 @@ enum {
    * merges all of a diagram's sample clocks into one M_freq block, as
    * Xcos's compiler does, so that clocks due at one date give one
    * activation. */
-  BSIM_TYPE_SAMPLE_CLOCK = 1u << 7
+  BSIM_TYPE_SAMPLE_CLOCK = 1u << 7,
+  /* The define step reads context variables by name through
+   * bsim_define_lookup (EXPRESSION: the names inside its expression), so
+   * its result can change while the parameter values stay the same: a
+   * derived run (bsim_sim_derive) always runs it again. */
+  BSIM_TYPE_READS_CONTEXT = 1u << 8
 };
 
 typedef struct bsim_block_type {

@@ -7,6 +7,7 @@
  * does not show (numeric failures and what they are reported as). The
  * numbers of whole runs against Scilab are in test_xcos_cont.c.
  */
+#include "blocks/expr_code.h"
 #include "blocks/spline.h"
 #include "tests/unit/block_harness.h"
 
@@ -69,6 +70,8 @@ static void layouts(void) {
       "m_switch_vector_switching.txt",
       "relationalop_zc_switching.txt",
       "bounce_bounce.txt",
+      "expression_three_inputs.txt",
+      "expression_vector.txt",
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     failures += layout_check(files[i]);
@@ -391,6 +394,118 @@ static void pid_errors(void) {
                (bsim_value[]){{1, 2, (double[]){1, 2}, NULL}}, "'P'");
 }
 
+/* EXPRESSION's compiler gives the code Xcos's dialog stores
+ * (tests/data/xcos/cont/expr_ref.txt, made by expr_ref.sce: ipar, rpar
+ * and nzcross of 53 expressions of three inputs with dd = 0.25, kk = 3),
+ * and refuses what Xcos refuses. */
+static int ref_context(void *user, const char *name, double *out) {
+  (void)user;
+  if (strcmp(name, "dd") == 0)
+    *out = 0.25;
+  else if (strcmp(name, "kk") == 0)
+    *out = 3;
+  else
+    return -1;
+  return 0;
+}
+
+static void expression_vs_scilab(void) {
+  char path[1024], line[1024], text[1024] = "";
+  snprintf(path, sizeof path, "%s/xcos/cont/expr_ref.txt", BSIM_TEST_DATA);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot open %s", path);
+  int n = 0;
+  bsim_expr_code c;
+  memset(&c, 0, sizeof c);
+  int compiled = 0;
+  char msg[256];
+  while (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    if (strncmp(line, "EXPR ", 5) == 0) {
+      bsim_expr_code_clear(&c);
+      snprintf(text, sizeof text, "%s", line + 5);
+      compiled = bsim_expr_compile(text, 3, ref_context, NULL, &c, msg,
+                                   sizeof msg) == 0;
+      n++;
+    } else if (strcmp(line, "ERROR") == 0) {
+      CHECK(!compiled, "'%s': Xcos refuses it, blocksim compiled it", text);
+    } else if (strncmp(line, "IPAR", 4) == 0) {
+      CHECK(compiled, "'%s': %s", text, msg);
+      char *p = line + 4, *end;
+      int k = 0;
+      for (long v = strtol(p, &end, 10); compiled && end != p;
+           v = strtol(p, &end, 10), k++) {
+        p = end;
+        CHECK(k < c.nipar && c.ipar[k] == v, "'%s': ipar[%d] = %d, Xcos %ld",
+              text, k, k < c.nipar ? c.ipar[k] : -1, v);
+      }
+      CHECK(!compiled || k == c.nipar, "'%s': %d ipar entries, Xcos %d", text,
+            c.nipar, k);
+    } else if (strncmp(line, "RPAR", 4) == 0 && compiled) {
+      char *p = line + 4, *end;
+      int k = 0;
+      for (double v = strtod(p, &end); end != p; v = strtod(p, &end), k++) {
+        p = end;
+        CHECK(k < c.nrpar && (c.rpar[k] == v || (isnan(v) && isnan(c.rpar[k]))),
+              "'%s': rpar[%d] = %.17g, Xcos %.17g", text, k,
+              k < c.nrpar ? c.rpar[k] : 0.0, v);
+      }
+      CHECK(k == c.nrpar, "'%s': %d rpar entries, Xcos %d", text, c.nrpar, k);
+    } else if (strncmp(line, "NZ", 2) == 0 && compiled) {
+      int nz = atoi(line + 3);
+      CHECK((c.boolean ? 0 : c.nz) == nz, "'%s': nzcross %d, Xcos %d", text,
+            c.boolean ? 0 : c.nz, nz);
+    }
+  }
+  bsim_expr_code_clear(&c);
+  if (f) fclose(f);
+  CHECK(n == 53, "expr_ref.txt has %d expressions, expected 53", n);
+}
+
+/* EXPRESSION at run time: a comparison's mode holds its result while
+ * integrating (the surface u1 - 0 is what locates the switch), a root
+ * exactly on the surface is read on the side it heads to, and a value
+ * that is not finite is a failure, recoverable while integrating. */
+static void expression_runtime(void) {
+  harness h;
+  const char *n[] = {"in", "expression"};
+  bsim_block *b = mk(&h, "EXPRESSION", 2, 1, (const int[]){1, 1, 1, 1, 1, 1});
+  define_into(&h, 2, n,
+              (bsim_value[]){SCALAR(2), {0, 0, NULL, "(u1>0)*u2 + 1/u1"}});
+  CHECK(b->ng == 1 && b->nmode == 1, "one surface and mode, got %d %d", b->ng,
+        b->nmode);
+  call(&h, BSIM_FLAG_INIT);
+  no_error(&h, "EXPRESSION init");
+  h.in[0][0] = 2;
+  h.in[1][0] = 3;
+  call(&h, BSIM_FLAG_ZCROSS);
+  CHECK(h.mode[0] == 1 && near(h.g[0], 2), "mode %d, g %g", h.mode[0], h.g[0]);
+  b->phase = BSIM_PHASE_CONTINUOUS;
+  h.in[0][0] = -0.5; /* past the switch, not located yet: the mode holds */
+  call(&h, BSIM_FLAG_OUTPUTS);
+  CHECK_NEAR(h.out[0][0], 3 - 2, "EXPRESSION follows its mode");
+  h.in[0][0] = 0; /* a root exactly on the surface, u1 rising */
+  b->phase = BSIM_PHASE_DISCRETE;
+  b->t = 1.5;
+  b->nevprt = -1;
+  h.jroot[0] = 1;
+  call(&h, BSIM_FLAG_UPDATE);
+  call(&h, BSIM_FLAG_ZCROSS);
+  CHECK(h.mode[0] == 1, "at the root, u1 heading up reads as u1 > 0");
+  call(&h, BSIM_FLAG_OUTPUTS); /* 1/0 */
+  CHECK(h.errs.fatal && strstr(h.errs.err.message, "not finite"),
+        "1/0 at an event: %s", h.errs.err.message);
+  done(&h);
+  b = mk(&h, "EXPRESSION", 1, 1, (const int[]){2, 1, 1, 1});
+  define_into(&h, 2, n, (bsim_value[]){SCALAR(1), {0, 0, NULL, "log(u2)"}});
+  call(&h, BSIM_FLAG_INIT);
+  h.in[0][1] = -1;
+  b->phase = BSIM_PHASE_CONTINUOUS;
+  call(&h, BSIM_FLAG_OUTPUTS);
+  CHECK(h.errs.recoverable && !h.errs.fatal, "log(-1) while integrating");
+  done(&h);
+}
+
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the
  * solver retries with a smaller step), fatal at an event; INVBLK_f keeps
  * its output during the initial fixed point, as Xcos's flag 6 does. */
@@ -462,6 +577,8 @@ int main(void) {
   convert_overflow();
   bounce_collisions();
   pid_errors();
+  expression_vs_scilab();
+  expression_runtime();
   numeric_failures();
   sat_f();
   if (failures) {

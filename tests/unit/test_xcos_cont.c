@@ -2,18 +2,23 @@
  * Whole runs of the continuous, math, nonlinear and matrix Xcos blocks
  * against Scilab: small diagrams built with Scilab's block macros (the
  * .sce scripts of tests/data/xcos/cont), run by Scilab's simulator to make
- * the reference CSVs there, and replicated as native XML. Each case states
- * its tolerance and why. Also the closed forms a Scilab run cannot pin
- * down (DERIV, whose result depends on the solver's steps).
+ * the reference CSVs there; each runs from that .xcos file and from its
+ * native XML replica. Each case states its tolerance and why. Also the closed
+ * forms a Scilab run cannot pin down (DERIV, whose result depends on the
+ * solver's steps).
  */
 #include "tests/unit/xcos_ref.h"
 
+/* Each case runs twice: the native replica (diagram, sink) and the
+ * Scilab-made .xcos itself (the same name with .xcos, the sink named by
+ * the Xcos reader's rule, xsink; NULL when the case has no such file). */
 typedef struct xr_case {
   const char *diagram; /* under tests/data */
   double tf;
   const char *sink, *csv;
   double rel_peak; /* allowed error / column peak */
   const char *what;
+  const char *xsink;
 } xr_case;
 
 static const xr_case cases[] = {
@@ -22,63 +27,65 @@ static const xr_case cases[] = {
      * order as Scilab: a few ulps, so 1e-12 of the peak. */
     {"xcos/cont/basic_f.xml", 3, "scope",
      "xcos/cont/ref_basic_f/CMSCOPE_14.csv", 1e-12,
-     "basic_f sums, gains, inverse, sqrt"},
+     "basic_f sums, gains, inverse, sqrt", "CMSCOPE_1"},
     {"xcos/cont/basic_f.xml", 3, "scope2",
-     "xcos/cont/ref_basic_f/CSCOPE_15.csv", 1e-12, "basic_f SAT_f"},
+     "xcos/cont/ref_basic_f/CSCOPE_15.csv", 1e-12, "basic_f SAT_f", "CSCOPE_1"},
     /* linear_f: both simulators integrate with rtol = atol = 1e-10; the
      * differences seen are ~1e-8 of the peaks, so 1e-6 leaves margin
      * while a wrong matrix, jump or limit is off by O(1). */
     {"xcos/cont/linear_f.xml", 5, "scope",
      "xcos/cont/ref_linear_f/CMSCOPE_15.csv", 1e-6,
-     "linear_f state space, jumps, integrators"},
+     "linear_f state space, jumps, integrators", "CMSCOPE_1"},
     /* DERIV is a difference quotient over the last interval between two
      * evaluations of the diagram, which the two solvers choose
      * differently: error ~ h max|u''| / 2 with steps h up to ~0.02 in
      * both, so 1e-2 of the peak (deriv_closed_form bounds the step and
      * checks against cos(t)). */
     {"xcos/cont/linear_f.xml", 5, "scope2",
-     "xcos/cont/ref_linear_f/CSCOPE_16.csv", 1e-2, "linear_f DERIV"},
+     "xcos/cont/ref_linear_f/CSCOPE_16.csv", 1e-2, "linear_f DERIV",
+     "CSCOPE_1"},
     /* tables: interpolation in tables of exact times (sin only through
      * LOOKUP_f and INTRPLBLK_f), spline data computed from the same
      * linear systems as Scilab's: a few ulps; 1e-12 of the peak. */
     {"xcos/cont/tables.xml", 7, "scope", "xcos/cont/ref_tables/CMSCOPE_17.csv",
-     1e-12, "tables lookups, curve, square, sawtooth"},
+     1e-12, "tables lookups, curve, square, sawtooth", "CMSCOPE_1"},
     {"xcos/cont/tables.xml", 7, "scope2", "xcos/cont/ref_tables/CMSCOPE_18.csv",
-     1e-12, "tables CURVE_c, every method"},
+     1e-12, "tables CURVE_c, every method", "CMSCOPE_2"},
     /* matrix: products and copies are exact up to summation order; the
      * inverse, pseudo-inverse and divisions come from GSL's LU and SVD
      * where Scilab uses LAPACK's: rounding differences amplified by
      * condition numbers below 100 (seen: 4e-14 of the peak), so 1e-11. */
     {"xcos/cont/matrix.xml", 4, "scope", "xcos/cont/ref_matrix/CMSCOPE_25.csv",
-     1e-11, "matrix blocks"},
+     1e-11, "matrix blocks", "CMSCOPE_1"},
     /* switching: comparisons, selections and conversions are exact; the
      * one integrated signal (the time RELATIONALOP's zero crossings say
      * sin t > 0.5) comes from both integrators at 1e-10 and from the
      * located crossings, seen within 1e-14: 1e-8 of the peak. */
     {"xcos/cont/switching.xml", 6, "scope",
      "xcos/cont/ref_switching/CMSCOPE_28.csv", 1e-8,
-     "switching blocks and CONVERT"},
+     "switching blocks and CONVERT", "CMSCOPE_1"},
     /* bounce: every ball-ball collision amplifies the difference between
      * the two runs; Scilab's CVODE at 1e-10 is itself ~1e-8 off a 1e-13
      * run by t = 1 (blocksim ten times closer) and 2e-4 off by t = 4,
      * after some 20 collisions: 1e-3 of the peak. bounce_closed_form
      * checks the physics exactly. */
     {"xcos/cont/bounce.xml", 4, "scope", "xcos/cont/ref_bounce/CMSCOPE_2.csv",
-     1e-3, "BOUNCE, three balls"},
+     1e-3, "BOUNCE, three balls", "CMSCOPE_1"},
     /* pid: the native PID, and the same controller as the superblock Xcos
      * builds, against Xcos's PID. DERIV's quotient depends on the history
      * of evaluations, the solver's Jacobian evaluations included (their
      * perturbed inputs at the same instant move it by ~perturbation/step):
      * 2e-5 of the peak seen for either form, so 1e-4. */
     {"xcos/cont/pid.xml", 8, "scope", "xcos/cont/ref_pid/CMSCOPE_7.csv", 1e-4,
-     "PID block"},
+     "PID block", "CMSCOPE_1"},
     {"xcos/cont/pid.xml", 8, "scope2", "xcos/cont/ref_pid/CMSCOPE_7.csv", 1e-4,
-     "PID as its superblock"},
+     "PID as its superblock", NULL},
     /* expression: the same code evaluated in the same order, exact; the
      * one integrated signal (switched by located crossings) within 1e-8
      * as in switching. */
     {"xcos/cont/expression.xml", 5, "scope",
-     "xcos/cont/ref_expression/CMSCOPE_10.csv", 1e-8, "EXPRESSION"},
+     "xcos/cont/ref_expression/CMSCOPE_10.csv", 1e-8, "EXPRESSION",
+     "CMSCOPE_1"},
 };
 
 /* DERIV of sin(t) with the integrator's step bounded by 1e-3: the
@@ -179,17 +186,26 @@ static void expression_derived(void) {
 }
 
 int main(void) {
-  const char *loaded = NULL;
+  char loaded[256] = "";
   bsim_sim *s = NULL;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    const xr_case *c = &cases[i];
-    if (!loaded || strcmp(loaded, c->diagram) != 0) {
-      bsim_sim_free(s);
-      s = xr_run(c->diagram, NULL);
-      loaded = c->diagram;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const xr_case *c = &cases[i];
+      const char *sink = pass ? c->xsink : c->sink;
+      char file[256], what[128];
+      snprintf(file, sizeof file, "%s", c->diagram);
+      if (pass) { /* the .xcos the .sce made, beside the .xml */
+        if (!sink) continue;
+        snprintf(file + strlen(file) - 4, 8, ".xcos");
+      }
+      if (strcmp(loaded, file) != 0) {
+        bsim_sim_free(s);
+        s = xr_run(file, NULL);
+        snprintf(loaded, sizeof loaded, "%s", file);
+      }
+      snprintf(what, sizeof what, "%s%s", c->what, pass ? " (.xcos)" : "");
+      if (s) xr_compare(s, sink, c->csv, c->tf, c->rel_peak, what);
     }
-    if (s) xr_compare(s, c->sink, c->csv, c->tf, c->rel_peak, c->what);
-  }
   bsim_sim_free(s);
   deriv_closed_form();
   bounce_closed_form();

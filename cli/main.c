@@ -292,8 +292,12 @@ static void catch_stop_signals(struct sigaction *old) {
   /* no SA_RESTART: a write blocked on a slow device returns EINTR; a
    * second signal kills at once, as if nothing were caught */
   sa.sa_flags = SA_RESETHAND;
-  for (int i = 0; i < NSTOP; i++)
-    sigaction(stop_signals[i], &sa, &old[i]);
+  for (int i = 0; i < NSTOP; i++) {
+    sigaction(stop_signals[i], NULL, &old[i]);
+    /* a signal ignored on entry (SIGINT of a background job, nohup's
+     * SIGHUP) stays ignored: the caller chose so */
+    if (old[i].sa_handler != SIG_IGN) sigaction(stop_signals[i], &sa, NULL);
+  }
 }
 
 /* Default handling again; a signal caught meanwhile is raised once the

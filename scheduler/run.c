@@ -181,7 +181,7 @@ static int start(run_state *r, bsim_error *err) {
   /* A sim run again starts as the first run did: a block that computes its
    * output only when activated (a hold, a counter) would otherwise show
    * the previous run's last value until its first activation. */
-  memset(x->outbufs, 0, sizeof(double) * p->noutbuf);
+  if (p->noutbuf) memset(x->outbufs, 0, sizeof(double) * p->noutbuf);
   if (p->nw) memset(x->w, 0, sizeof(double) * (size_t)p->nw);
   if (p->ng) {
     memset(x->gbuf, 0, sizeof(double) * (size_t)p->ng);

@@ -24,6 +24,29 @@ static int valid_name(const char *s) {
   return 1;
 }
 
+/* A label as Xcos shows it: Xcos stores some as HTML ("<html><body>
+ * MScope </body></html>"); tags are dropped and blanks trimmed, as Scilab
+ * does when it exports them. Into buf (size n). */
+static const char *plain_label(const char *label, char *buf, size_t n) {
+  size_t k = 0;
+  int in_tag = 0;
+  for (const char *p = label ? label : ""; *p && k + 1 < n; p++) {
+    if (*p == '<')
+      in_tag = 1;
+    else if (*p == '>')
+      in_tag = 0;
+    else if (!in_tag)
+      buf[k++] = *p;
+  }
+  buf[k] = '\0';
+  while (k > 0 && isspace((unsigned char)buf[k - 1]))
+    buf[--k] = '\0';
+  char *start = buf;
+  while (isspace((unsigned char)*start))
+    start++;
+  return start;
+}
+
 /* names[i] for every live non-split block i (NULL for the others). */
 static char **block_names(xc_ctx *c, const xc_level *l, const char *alive) {
   int n = l->nblocks;
@@ -31,12 +54,15 @@ static char **block_names(xc_ctx *c, const xc_level *l, const char *alive) {
   if (!names) return NULL;
   for (int i = 0; i < n; i++) {
     const xc_block *b = &l->blocks[i];
-    if (b->kind == XB_SPLIT || !alive[i] || !valid_name(b->label)) continue;
+    char bi[256], bk[256];
+    const char *label = plain_label(b->label, bi, sizeof bi);
+    if (b->kind == XB_SPLIT || !alive[i] || !valid_name(label)) continue;
     int count = 0;
     for (int k = 0; k < n; k++)
-      count += l->blocks[k].kind != XB_SPLIT && alive[k] &&
-               l->blocks[k].label && strcmp(l->blocks[k].label, b->label) == 0;
-    if (count == 1 && !(names[i] = strdup(b->label))) goto nomem;
+      count +=
+          l->blocks[k].kind != XB_SPLIT && alive[k] &&
+          strcmp(plain_label(l->blocks[k].label, bk, sizeof bk), label) == 0;
+    if (count == 1 && !(names[i] = strdup(label))) goto nomem;
   }
   for (int i = 0; i < n; i++) {
     const xc_block *b = &l->blocks[i];

@@ -168,6 +168,7 @@ static int blocks_markdown(const bsim_library *lib) {
     }
     if (t->doc) printf("\n%s\n", t->doc);
   }
+  bsim_cli_palettes_markdown(lib);
   return 0;
 }
 

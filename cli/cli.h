@@ -8,6 +8,8 @@
 int bsim_cli_usage(const char *fmt, const char *arg);
 /* Print err and return its exit status. */
 int bsim_cli_report(const bsim_error *err);
+/* palettes.c: the Xcos palette table that ends --markdown. */
+void bsim_cli_palettes_markdown(const bsim_library *lib);
 int bsim_cli_blocks(const bsim_library *lib, int argc, char **argv);
 /* Apply -p TARGET=VALUE overrides (each contains '='). 0, or -1 with err. */
 /* Print the diagram's and the run's notes (what was done as Xcos does)

@@ -3,8 +3,10 @@
  * from ../shared/xcos_ref, header "t,<columns>", optionally gzipped): the
  * same number of rows, the same times (relative 1e-9), and every value
  * within a tolerance given as a fraction of the column's peak |value|
- * (at least 1, so that a signal that stays near zero is compared
- * absolutely). Shared by the Xcos reader's tests and the demo suite.
+ * (absolute for a column that is all zeros). A long record may be kept
+ * decimated: a first line "# rows N every K" says it had N rows, of which
+ * every K-th (and the last) is kept; those are compared at their row
+ * numbers. Shared by the Xcos reader's tests and the demo suite.
  */
 #ifndef BSIM_XCOS_COMPARE_H
 #define BSIM_XCOS_COMPARE_H
@@ -18,24 +20,32 @@
 #include "blocksim/blocksim.h"
 
 typedef struct ref_csv {
-  size_t rows;
+  size_t rows;  /* kept */
+  size_t total; /* rows Scilab recorded */
+  size_t every; /* kept row i is row i * every (the last: total - 1) */
   int cols;     /* values per row, time not counted */
   double *data; /* rows x (1 + cols), row-major, time first */
+  int prefix;   /* ref_csv_before cut it: a record may hold more rows */
 } ref_csv;
 
-static void ref_csv_free(ref_csv *r) {
+static inline void ref_csv_free(ref_csv *r) {
   if (r) free(r->data);
   free(r);
 }
 
 /* gzopen reads plain files too. NULL when unreadable or malformed. */
-static ref_csv *ref_csv_load(const char *path) {
+static inline ref_csv *ref_csv_load(const char *path) {
   gzFile f = gzopen(path, "rb");
   if (!f) return NULL;
   ref_csv *r = calloc(1, sizeof *r);
   char line[1 << 16];
   size_t cap = 0;
   int ok = r != NULL && gzgets(f, line, sizeof line) != NULL;
+  unsigned long total = 0, every = 1;
+  if (ok && line[0] == '#') {
+    ok = sscanf(line, "# rows %lu every %lu", &total, &every) == 2 &&
+         every >= 1 && gzgets(f, line, sizeof line) != NULL;
+  }
   if (ok) {
     r->cols = 0;
     for (char *p = line; *p; p++)
@@ -66,11 +76,25 @@ static ref_csv *ref_csv_load(const char *path) {
     ref_csv_free(r);
     return NULL;
   }
+  r->every = every;
+  r->total = total ? total : r->rows;
   return r;
 }
 
+/* Keep only the rows before time tf (for a run stopped there). */
+static inline void ref_csv_before(ref_csv *r, double tf) {
+  size_t n = 0;
+  while (n < r->rows && r->data[n * (size_t)(r->cols + 1)] < tf)
+    n++;
+  if (n == r->rows) return;
+  size_t last = n ? n - 1 : 0;
+  r->total = n ? last * r->every + 1 : 0;
+  r->rows = n;
+  r->prefix = 1;
+}
+
 /* The record of block `path` in a finished run, or NULL. */
-static const double *record_of(const bsim_sim *s, const char *path,
+static inline const double *record_of(const bsim_sim *s, const char *path,
                                size_t *rows, int *cols) {
   const char *p;
   const double *data;
@@ -79,44 +103,55 @@ static const double *record_of(const bsim_sim *s, const char *path,
   return NULL;
 }
 
+/* The row of the full record that kept row i of ref stands for. */
+static inline size_t ref_row(const ref_csv *ref, size_t i) {
+  size_t k = i * ref->every;
+  return k < ref->total ? k : ref->total - 1;
+}
+
 /* 0 when the record matches within frac of each column's peak; otherwise
  * a description of the first difference in msg. *worst gets the largest
  * difference relative to the column's peak. */
-static int compare_record(const double *rec, size_t rows, int cols,
+static inline int compare_record(const double *rec, size_t rows, int cols,
                           const ref_csv *ref, double frac, double *worst,
                           char *msg, size_t msglen) {
   *worst = 0;
-  if (rows != ref->rows || cols != ref->cols) {
+  if ((ref->prefix ? rows < ref->total : rows != ref->total) ||
+      cols != ref->cols) {
     snprintf(msg, msglen, "%zu rows x %d values, Scilab %zu x %d", rows, cols,
-             ref->rows, ref->cols);
+             ref->total, ref->cols);
     return -1;
   }
   int w = cols + 1;
-  for (int k = 0; k < cols; k++) {
-    double peak = 1;
-    for (size_t i = 0; i < rows; i++)
+  int bad = 0;
+  for (int k = 0; k < cols && !bad; k++) {
+    double peak = 0;
+    for (size_t i = 0; i < ref->rows; i++)
       peak = fmax(peak, fabs(ref->data[i * (size_t)w + 1 + (size_t)k]));
-    for (size_t i = 0; i < rows; i++) {
-      double t = rec[i * (size_t)w], tr = ref->data[i * (size_t)w];
-      if (fabs(t - tr) > 1e-9 * fmax(1, fabs(tr))) {
-        snprintf(msg, msglen, "row %zu: time %.17g, Scilab %.17g", i + 1, t,
+    if (peak == 0) peak = 1;
+    for (size_t i = 0; i < ref->rows; i++) {
+      size_t j = ref_row(ref, i);
+      double t = rec[j * (size_t)w], tr = ref->data[i * (size_t)w];
+      if (!(fabs(t - tr) <= 1e-9 * fmax(1, fabs(tr)))) {
+        snprintf(msg, msglen, "row %zu: time %.17g, Scilab %.17g", j + 1, t,
                  tr);
+        *worst = INFINITY;
         return -1;
       }
-      double v = rec[i * (size_t)w + 1 + (size_t)k];
+      double v = rec[j * (size_t)w + 1 + (size_t)k];
       double vr = ref->data[i * (size_t)w + 1 + (size_t)k];
       double d = fabs(v - vr) / peak;
       if (!(d <= *worst)) *worst = isnan(d) ? INFINITY : d;
-      if (!(d <= frac)) {
+      if (!(d <= frac) && !bad) {
         snprintf(msg, msglen,
                  "row %zu (t = %.9g), value %d: %.12g, Scilab %.12g "
                  "(difference %.3g of the peak %.4g, allowed %.3g)",
-                 i + 1, t, k + 1, v, vr, d, peak, frac);
-        return -1;
+                 j + 1, t, k + 1, v, vr, d, peak, frac);
+        bad = 1;
       }
     }
   }
-  return 0;
+  return bad ? -1 : 0;
 }
 
 #endif

@@ -161,15 +161,16 @@ static const sink_case cases[] = {
     {"Table_Lookup", "MScope", "MScope", 1e-12,
      "event-driven or sampled values computed at the same times from the same "
      "operations: rounding only",
-     "Scilab's scope (always active, dep_t = 1) records a second row at each "
-     "instant the integrator restarts (the sawtooth's resets at t = 0, 1, ..., "
-     "5): 507 rows, blocksim 501, one per activation",
+     "the file stores the scope with dependsOnT = 1, so Scilab also calls it "
+     "at the sawtooth's resets (t = 0, 1, ..., 5) and records a second row "
+     "there: 507 rows, blocksim 501, one per activation (docs/xcos.md, "
+     "Events)",
      0},
     {"Temperature_Controller", "CSCOPE_12", "CSCOPE", 1e-4,
      "a thermal plant at rtol = atol = 1e-6",
-     "Scilab's scope (always active, dep_t = 1) records a row at each zero "
-     "crossing of the thermostat (8705 rows, blocksim 8640, one per "
-     "activation)",
+     "the file stores the scope with dependsOnT = 1, so Scilab also calls it "
+     "at each zero crossing of the thermostat (8705 rows, blocksim 8640, one "
+     "per activation; docs/xcos.md, Events)",
      0},
     {"Temperature_Controller", "MScope", "MScope", 1e-4, "as CSCOPE_12",
      "as CSCOPE_12", 0},
@@ -183,8 +184,9 @@ static const sink_case cases[] = {
     {"Threshold_ZeroCrossing", "CSCOPE_5", "CSCOPE", 1e-12,
      "event-driven or sampled values computed at the same times from the same "
      "operations: rounding only",
-     "Scilab's scope (always active, dep_t = 1) records a row at each zero "
-     "crossing (299 rows, blocksim 290, one per activation)",
+     "the file stores the scope with dependsOnT = 1, so Scilab also calls it "
+     "at each zero crossing (299 rows, blocksim 290, one per activation; "
+     "docs/xcos.md, Events)",
      0},
     {"batch_simulation", "CSCOPE_2", "CSCOPE_1", 1e-12,
      "event-driven or sampled values computed at the same times from the same "

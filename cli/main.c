@@ -85,8 +85,12 @@ static int parse_count(const char *opt, const char *text, long min, long max,
   long v = strtol(text, &end, 10);
   if (errno || end == text || *end || v < min || v > max) {
     char msg[256];
-    snprintf(msg, sizeof msg, "%s needs an integer from %ld to %ld, got '%s'",
-             opt, min, max, text);
+    if (max == LONG_MAX)
+      snprintf(msg, sizeof msg, "%s needs an integer >= %ld, got '%s'", opt,
+               min, text);
+    else
+      snprintf(msg, sizeof msg, "%s needs an integer from %ld to %ld, got '%s'",
+               opt, min, max, text);
     bsim_cli_usage("%s", msg);
     return -1;
   }

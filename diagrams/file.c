@@ -32,7 +32,7 @@ char *dg_slurp(const char *path, size_t *len, bsim_error *err) {
     buf = grown;
     cap *= 2;
   }
-  int failed = ferror(fp);
+  int failed = ferror(fp), why = errno;
   fclose(fp);
   if (!buf) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "%s: out of memory or file too large",
@@ -41,7 +41,11 @@ char *dg_slurp(const char *path, size_t *len, bsim_error *err) {
   }
   if (failed) {
     free(buf);
-    bsim_error_set(err, BSIM_ERR_INPUT, "%s: read error", path);
+    bsim_error_set(err, BSIM_ERR_INPUT, "%s: cannot read: %s%s", path,
+                   strerror(why),
+                   why == EISDIR ? " (hint: name the diagram file, not its "
+                                   "folder)"
+                                 : "");
     return NULL;
   }
   *len = n;

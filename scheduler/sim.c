@@ -219,7 +219,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   if (!(s->tf > s->t0) || !isfinite(s->tf)) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: final time %g must be a finite number > 0 "
-                   "(hint: <simulation final-time=\"10\"/> or --tf)",
+                   "(hint: the diagram's final time, or --tf)",
                    s->flat->file, s->tf);
     return -1;
   }

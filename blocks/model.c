@@ -149,6 +149,9 @@ void bsim_model_clear(bsim_model *m) {
   free(m->opar);
   free(m->zcdirs);
   free(m->probes);
+  free(m->condom);
+  free(m->conname);
+  free(m->xprop);
   memset(m, 0, sizeof *m);
 }
 
@@ -160,4 +163,24 @@ int *bsim_model_alloc_zcdirs(bsim_model *m, int n) {
 
 int *bsim_model_alloc_probes(bsim_model *m, int n) {
   return ints(&m->probes, &m->nprobes, n);
+}
+
+int bsim_model_set_connectors(bsim_model *m, int n) {
+  free(m->condom);
+  free(m->conname);
+  m->condom = NULL;
+  m->conname = NULL;
+  m->ncon = 0;
+  if (n <= 0) return 0;
+  m->condom = zalloc((size_t)n, sizeof *m->condom);
+  m->conname = zalloc((size_t)n, sizeof *m->conname);
+  if (!m->condom || !m->conname) return -1;
+  m->ncon = n;
+  return 0;
+}
+
+int *bsim_model_alloc_xprop(bsim_model *m, int n) {
+  free(m->xprop);
+  m->xprop = n > 0 ? zalloc((size_t)n, sizeof *m->xprop) : NULL;
+  return m->xprop;
 }

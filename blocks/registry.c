@@ -3,6 +3,7 @@
  * which bsim_library_create (library.c) registers in this order. Adding a
  * block type is adding its file and one line here.
  */
+#include "blocks/acausal.h"
 #include "blocks/std.h"
 
 /* Order matters only for simulation-function names shared by several
@@ -48,6 +49,10 @@ static const struct {
     {bsim_bounce_types, &bsim_bounce_ntypes},
     {bsim_cblock_types, &bsim_cblock_ntypes},
     {bsim_zeros_types, &bsim_zeros_ntypes},
+    {bsim_elec_basic_types, &bsim_elec_basic_ntypes},
+    {bsim_elec_ideal_types, &bsim_elec_ideal_ntypes},
+    {bsim_elec_semi_types, &bsim_elec_semi_ntypes},
+    {bsim_hydraulic_types, &bsim_hydraulic_ntypes},
 };
 
 const bsim_block_type *bsim_std_type_at(size_t i) {

@@ -49,6 +49,11 @@ static void print_ports(const bsim_block_type *t) {
          m.ng < 0 ? "one per input element"
          : m.ng   ? "yes"
                   : "0");
+  for (int k = 0; k < m.ncon; k++)
+    printf("%s%s%s%s%s", k ? ", " : "  connectors: ", m.conname[k],
+           m.condom[k] ? " (" : "", m.condom[k] ? m.condom[k]->name : "",
+           m.condom[k] ? ")" : "");
+  if (m.ncon) printf("\n");
   bsim_model_clear(&m);
 }
 
@@ -120,6 +125,11 @@ static void md_ports(const bsim_block_type *t) {
          m.ng < 0 ? "one per input element"
          : m.ng   ? "yes"
                   : "none");
+  for (int k = 0; k < m.ncon; k++)
+    printf("%s`%s`%s%s%s", k ? ", " : "- Connectors: ", m.conname[k],
+           m.condom[k] ? " (" : "", m.condom[k] ? m.condom[k]->name : "",
+           m.condom[k] ? ")" : "");
+  if (m.ncon) printf("\n");
   bsim_model_clear(&m);
 }
 

@@ -41,6 +41,8 @@ void dg_diagram_free(dg_diagram *d) {
   for (int i = 0; i < d->nlinks; i++) {
     free(d->links[i].from.block);
     free(d->links[i].to.block);
+    free(d->links[i].from.con);
+    free(d->links[i].to.con);
   }
   free(d->links);
   free(d);
@@ -98,6 +100,9 @@ int dg_model_copy(bsim_model *dst, const bsim_model *src) {
   dst->firing = dst->x0 = dst->z0 = dst->rpar = NULL;
   dst->ipar = dst->zcdirs = NULL;
   dst->opar = NULL;
+  dst->condom = NULL;
+  dst->conname = NULL;
+  dst->xprop = NULL;
   dst->nopar = 0;
   int bad =
       dup_array((void **)&dst->in, src->in, src->nin, sizeof(int)) ||
@@ -112,6 +117,12 @@ int dg_model_copy(bsim_model *dst, const bsim_model *src) {
       dup_array((void **)&dst->rpar, src->rpar, src->nrpar, sizeof(double)) ||
       dup_array((void **)&dst->ipar, src->ipar, src->nipar, sizeof(int)) ||
       dup_array((void **)&dst->zcdirs, src->zcdirs, src->zcdirs ? src->ng : 0,
+                sizeof(int)) ||
+      dup_array((void **)&dst->condom, src->condom, src->ncon,
+                sizeof *src->condom) ||
+      dup_array((void **)&dst->conname, src->conname, src->ncon,
+                sizeof *src->conname) ||
+      dup_array((void **)&dst->xprop, src->xprop, src->xprop ? src->nx : 0,
                 sizeof(int));
   for (int i = 0; !bad && i < src->nopar; i++)
     bad = bsim_model_add_opar(dst, &src->opar[i]) != 0;
@@ -228,6 +239,20 @@ int dg_parse_portref(const char *text, dg_portref *out) {
   out->block = strndup(text, (size_t)(colon - text));
   out->port = (int)port;
   return out->block ? 0 : -2;
+}
+
+int dg_parse_conref(const char *text, dg_portref *out) {
+  const char *colon = strrchr(text, ':');
+  if (!colon || colon == text || !colon[1]) return -1;
+  if (colon[1] >= '0' && colon[1] <= '9') return dg_parse_portref(text, out);
+  for (const char *c = colon + 1; *c; c++)
+    if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+          (*c >= '0' && *c <= '9')))
+      return -1;
+  out->port = 0;
+  out->block = strndup(text, (size_t)(colon - text));
+  out->con = strdup(colon + 1);
+  return out->block && out->con ? 0 : -2;
 }
 
 const char *bsim_diagram_format(const bsim_diagram *d) {

@@ -39,13 +39,22 @@ typedef struct dg_block {
   int stored_is_fallback;
 } dg_block;
 
-/* A port reference "block:port" (port counted from 1). */
+/* A port reference "block:port" (port counted from 1). An end of a
+ * <connect> may name the connector instead ("r1:p"): port is then 0 and
+ * con the name. */
 typedef struct dg_portref {
   char *block; /* may be a path "sb/inner/x" in <observe> */
   int port;
+  char *con;
 } dg_portref;
 
-typedef enum { DG_LINK_DATA = 0, DG_LINK_ACTIVATION = 1 } dg_link_kind;
+/* DG_LINK_CONNECT joins two acausal connectors (docs/acausal.md): it has
+ * no direction, and its ends count connectors, not data ports. */
+typedef enum {
+  DG_LINK_DATA = 0,
+  DG_LINK_ACTIVATION = 1,
+  DG_LINK_CONNECT = 2
+} dg_link_kind;
 
 typedef struct dg_link {
   dg_link_kind kind;
@@ -128,6 +137,9 @@ int dg_add_notev(char ***notes, int *nnotes, const char *fmt, va_list ap);
 /* "block:port" (port from 1; the block part may be a path) into *out
  * (out->block malloc'ed). 0, -1 on a syntax error, -2 out of memory. */
 int dg_parse_portref(const char *text, dg_portref *out);
+/* The same for an end of a <connect>: "block:port" or "block:name" (a
+ * connector's name: letters, digits and '_'; out->con malloc'ed). */
+int dg_parse_conref(const char *text, dg_portref *out);
 /* A deep copy of a model into a zeroed *dst; 0, or -1 out of memory (dst
  * then cleared). */
 int dg_model_copy(bsim_model *dst, const bsim_model *src);

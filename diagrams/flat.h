@@ -23,7 +23,18 @@ typedef struct bsim_flat_block {
    * columns of every input, the same of every output, ng, nmode. */
   bsim_value *values;
   int *raw_sizes;
+  /* Acausal components: the connection set (bsim_flat.nodes) of each of
+   * the model's ncon connectors. NULL for other blocks. */
+  int *con_node;
 } bsim_flat_block;
+
+/* A connection set of acausal connectors (diagrams/connect.c): its
+ * across variables are shared unknowns, its through variables sum to
+ * zero. Unconnected connectors get a set of their own. */
+typedef struct bsim_flat_node {
+  const bsim_domain *dom;
+  int line; /* a <connect> joining it, 0 for a lone connector */
+} bsim_flat_node;
 
 /* Ports counted from 0 here. */
 typedef struct bsim_flat_link {
@@ -66,6 +77,8 @@ typedef struct bsim_flat {
    * its stored parameters, ...): bsim_sim_note_at. Owned. */
   char **notes;
   int nnotes;
+  bsim_flat_node *nodes; /* connection sets */
+  int nnodes;
 } bsim_flat;
 
 /* Dissolve superblocks, evaluate contexts and parameters, run define steps,

@@ -76,6 +76,7 @@ static int port_number(const bsim_block_type *t, const bsim_value *values,
  * apart (an event port has one event port and no data port), so that any
  * port type an importer registers is classified without a list of names. */
 static int port_role(const bsim_model *m) {
+  if (m->ncon > 0) return CON_PORT;
   if (m->nin == 0 && m->nout == 0) {
     if (m->nevout >= 1 && m->nevin == 0) return EV_IN;
     if (m->nevin >= 1 && m->nevout == 0) return EV_OUT;
@@ -173,10 +174,13 @@ static int vary_leaf(fl *f, const dg_block *b, const char *prefix,
 /* Ports of a superblock: numbered 1..n without gaps or repeats, separately
  * for data inputs, data outputs, event inputs and event outputs. */
 static int collect_ports(fl *f, int instid, int first_node) {
-  static const char *const whats[] = {"", "input", "output", "event input",
-                                      "event output"};
+  static const char *const whats[] = {
+      "", "input", "output", "event input", "event output",
+      "", "",      "",       "connector"};
+  static const int roles[] = {PORT_IN, PORT_OUT, EV_IN, EV_OUT, CON_PORT};
   inst *in = &f->insts[instid];
-  for (int role = PORT_IN; role <= EV_OUT; role++) {
+  for (size_t r = 0; r < sizeof roles / sizeof roles[0]; r++) {
+    int role = roles[r];
     int count = 0;
     for (int i = first_node; i < f->nnodes; i++)
       count += f->nodes[i].inst == instid && f->nodes[i].role == role;
@@ -193,6 +197,9 @@ static int collect_ports(fl *f, int instid, int first_node) {
     } else if (role == EV_IN) {
       in->evin_node = map;
       in->nevin = count;
+    } else if (role == CON_PORT) {
+      in->con_node = map;
+      in->ncon = count;
     } else {
       in->evout_node = map;
       in->nevout = count;
@@ -285,6 +292,10 @@ static int walk_links(fl *f, const dg_diagram *dg, const int *where,
                      a < 0 ? l->from.block : l->to.block);
       rc = -1;
       break;
+    }
+    if (l->kind == DG_LINK_CONNECT) {
+      rc = dg_fl_connect_link(f, l, where, isinst, a, b);
+      continue;
     }
     int fn = link_end(f, l, &l->from, 0, where, isinst, a);
     int tn = fn < 0 ? -1 : link_end(f, l, &l->to, 1, where, isinst, b);
@@ -385,8 +396,10 @@ static void fl_free(fl *f) {
     free(f->insts[i].out_node);
     free(f->insts[i].evin_node);
     free(f->insts[i].evout_node);
+    free(f->insts[i].con_node);
   }
   free(f->insts);
+  free(f->con);
   free(f->raw);
   free(f->act);
   free(f->feed);
@@ -484,6 +497,7 @@ bsim_flat *bsim_flatten(const bsim_diagram *d, bsim_error *err) {
   if (rc == 0) rc = take_blocks(&f, out);
   if (rc == 0) out->ntree = out->nblocks;
   if (rc == 0) rc = dg_fl_join(&f, out, &lines);
+  if (rc == 0) rc = dg_fl_connection_sets(&f, out);
   if (rc == 0) rc = dg_merge_sample_clocks(out, err);
   if (rc == 0) rc = dg_infer_sizes(out, lines, err);
   free(lines);
@@ -502,9 +516,11 @@ void bsim_flat_free(bsim_flat *f) {
     bsim_values_free(f->blocks[i].values,
                      f->blocks[i].type ? f->blocks[i].type->nparams : 0);
     free(f->blocks[i].raw_sizes);
+    free(f->blocks[i].con_node);
     bsim_model_clear(&f->blocks[i].model);
   }
   free(f->blocks);
+  free(f->nodes);
   free(f->links);
   free(f->activations);
   free(f->signals);

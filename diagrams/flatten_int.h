@@ -17,6 +17,9 @@ enum { LEAF = 0, PORT_IN = 1, PORT_OUT = 2, EV_IN = 3, EV_OUT = 4 };
  * one data slot each (the FROM's fed by a link from its GOTO), event tags
  * pass activations on; visibility blocks have no port. */
 enum { TAG_DATA = 5, TAG_EVENT = 6, TAG_VIS = 7 };
+/* A superblock's connector port (INIMPL_f, OUTIMPL_f): one connector,
+ * the same on both sides of the superblock's boundary (connect.c). */
+enum { CON_PORT = 8 };
 
 typedef struct node {
   char *path;
@@ -39,7 +42,16 @@ typedef struct inst {
   int *in_node, *out_node; /* port block of each port, index port-1 */
   int nevin, nevout;
   int *evin_node, *evout_node; /* CLKINV_f / CLKOUTV_f of each event port */
+  int ncon;
+  int *con_node; /* connector port block of each connector, index k-1 */
 } inst;
+
+/* A <connect> of one level, its ends resolved to (node, connector from
+ * 0); a superblock's end is its connector port block's connector 0. */
+typedef struct rawcon {
+  int a_node, a_con, b_node, b_con;
+  int line;
+} rawcon;
 
 typedef struct rawlink {
   int from_node, from_port, to_node, to_port; /* ports from 0 */
@@ -58,6 +70,8 @@ typedef struct fl {
   rawlink *raw, *act; /* data links, activations (ends may be port blocks) */
   int nraw, capraw, nact, capact;
   int *feed; /* raw link feeding each input slot, -1 none */
+  rawcon *con;
+  int ncon, capcon;
   /* Re-evaluation for one run (diagrams/vary.c): overrides are read from
    * here instead of the tree, and leaves go to dg_vary_leaf instead of
    * becoming nodes. NULL when flattening. */
@@ -123,6 +137,14 @@ int dg_merge_sample_clocks(bsim_flat *out, bsim_error *err);
  * new periods group the clocks differently (a new number of outputs). */
 int dg_vary_sample_clocks(const bsim_flat *base, bsim_model **models,
                           int *structural, bsim_error *err);
+/* connect.c: resolve one <connect> of a level (where / isinst as in
+ * flatten.c's walk: node or superblock instance of each block index)
+ * into f->con. 0, or -1 with f->err set. */
+int dg_fl_connect_link(fl *f, const dg_link *l, const int *where,
+                       const int *isinst, int a, int b);
+/* After take_blocks: the connection sets of every leaf connector into
+ * out->nodes and each flat block's con_node. 0, or -1. */
+int dg_fl_connection_sets(fl *f, bsim_flat *out);
 
 /* Evaluates the context of level dg into scope (flatten's walk, before
  * the level's blocks): pinned overrides, script, <var>s. 0 or -1. */

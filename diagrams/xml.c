@@ -201,14 +201,21 @@ static int check_level(reader *r, dg_diagram *d, const char *sbid) {
     const dg_portref *ends[2] = {&l->from, &l->to};
     for (int k = 0; k < 2 && rc == 0; k++) {
       if (dg_block_lookup(d, idx, ends[k]->block, SIZE_MAX) >= 0) continue;
-      bsim_error_set(
-          r->err, BSIM_ERR_INPUT,
-          "%s:%d: %s %s '%s:%d': no block '%s' %s%s%s (links join "
-          "blocks of the same level)",
-          r->file, l->line, l->kind == DG_LINK_DATA ? "link" : "activation",
-          k ? "to" : "from", ends[k]->block, ends[k]->port, ends[k]->block,
-          sbid ? "in superblock '" : "at the top level", sbid ? sbid : "",
-          sbid ? "'" : "");
+      char port[64];
+      snprintf(port, sizeof port, "%.40s", ends[k]->con ? ends[k]->con : "");
+      if (!ends[k]->con) snprintf(port, sizeof port, "%d", ends[k]->port);
+      bsim_error_set(r->err, BSIM_ERR_INPUT,
+                     "%s:%d: %s %s '%s:%s': no block '%s' %s%s%s (links join "
+                     "blocks of the same level)",
+                     r->file, l->line,
+                     l->kind == DG_LINK_DATA         ? "link"
+                     : l->kind == DG_LINK_ACTIVATION ? "activation"
+                                                     : "connect",
+                     l->kind == DG_LINK_CONNECT ? (k ? "b" : "a")
+                                                : (k ? "to" : "from"),
+                     ends[k]->block, port, ends[k]->block,
+                     sbid ? "in superblock '" : "at the top level",
+                     sbid ? sbid : "", sbid ? "'" : "");
       rc = -1;
     }
   }
@@ -315,6 +322,39 @@ static int read_block(reader *r, xmlNodePtr c, dg_block *b) {
   return check_block(r, b);
 }
 
+/* <connect a="r1:p" b="c1:n"/>: connectors of blocks of this level, by
+ * name or number. */
+static int read_connect(reader *r, xmlNodePtr c, dg_link *l) {
+  static const char *const which[2] = {"a", "b"};
+  l->kind = DG_LINK_CONNECT;
+  l->line = line_of(c);
+  for (int k = 0; k < 2; k++) {
+    dg_portref *end = k ? &l->to : &l->from;
+    char *text = attr(c, which[k]);
+    if (!text) return nomem(r), -1;
+    int rc = dg_parse_conref(text, end);
+    if (rc == -1)
+      bsim_error_set(r->err, BSIM_ERR_INPUT,
+                     "%s:%d: bad connector reference '%s' in <connect %s>: "
+                     "expected block:connector, the connector by name or "
+                     "counted from 1 (e.g. 'r1:p' or 'r1:1')",
+                     r->file, l->line, text, which[k]);
+    else if (rc == -2)
+      nomem(r);
+    else if (strchr(end->block, '/')) {
+      bsim_error_set(r->err, BSIM_ERR_INPUT,
+                     "%s:%d: <connect> joins blocks of one level; use the "
+                     "superblock's connector rather than a path (e.g. "
+                     "'sb:1')",
+                     r->file, l->line);
+      rc = -1;
+    }
+    free(text);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 static int read_observe(reader *r, xmlNodePtr c, bsim_diagram *top) {
   dg_observe *o = &top->observes[top->nobserves++];
   o->line = line_of(c);
@@ -343,7 +383,8 @@ static dg_diagram *read_level(reader *r, xmlNodePtr node, bsim_diagram *top,
   int first[3] = {0, 0, 0};
   for (xmlNodePtr c = node->children; c; c = c->next) {
     nb += is_elem(c, "block") || is_elem(c, "superblock");
-    nl += is_elem(c, "link") || is_elem(c, "activation");
+    nl +=
+        is_elem(c, "link") || is_elem(c, "activation") || is_elem(c, "connect");
     no += is_elem(c, "observe");
     for (int k = 0; k < 3; k++) {
       if (!is_elem(c, once[k])) continue;
@@ -410,6 +451,8 @@ static dg_diagram *read_level(reader *r, xmlNodePtr node, bsim_diagram *top,
                        r->file, l->line);
         rc = -1;
       }
+    } else if (is_elem(c, "connect")) {
+      rc = read_connect(r, c, &d->links[d->nlinks++]);
     } else if (is_elem(c, "observe") && top) {
       rc = read_observe(r, c, top);
     } else if (top) {

@@ -278,7 +278,7 @@ static void mark_active(bsim_plan *p, const char *torn, const int *portbase) {
   const bsim_flat *f = p->flat;
   for (int i = 0; i < p->nblocks; i++) {
     const bsim_model *m = &f->blocks[i].model;
-    p->blocks[i].active = m->dep_t || m->nx > 0;
+    p->blocks[i].active = m->dep_t || m->nx > 0 || m->ncon > 0;
   }
   /* a torn signal is an unknown the solver moves */
   for (int l = 0; l < f->nlinks; l++) {
@@ -301,12 +301,14 @@ static void mark_active(bsim_plan *p, const char *torn, const int *portbase) {
   }
 }
 
-/* Give every differential state and torn signal its place in y. */
-static int layout(bsim_plan *p, const char *torn, const int *portbase) {
+/* Give every differential state, torn signal and acausal unknown its
+ * place in y. 0, -1 out of memory, -2 with err set. */
+static int layout(bsim_plan *p, const char *torn, const int *portbase,
+                  bsim_error *err) {
   const bsim_flat *f = p->flat;
   int off = 0;
   for (int i = 0; i < p->nblocks; i++) {
-    if (f->blocks[i].model.nx > 0) {
+    if (f->blocks[i].model.nx > 0 && f->blocks[i].model.ncon == 0) {
       p->blocks[i].xoff = off;
       off += f->blocks[i].model.nx;
     }
@@ -331,18 +333,22 @@ static int layout(bsim_plan *p, const char *torn, const int *portbase) {
     }
   }
   p->nw = off - p->nx;
+  int rc = bsim_plan_acausal(p, &off, err);
+  if (rc != 0) return rc;
   /* An engine needs at least one unknown (to step and to find roots of a
    * diagram without states): pad with y' = 0. */
   p->dummy = off == 0;
   p->ny = off + p->dummy;
-  p->ode_form = p->nw == 0;
+  p->ode_form = p->nw == 0 && p->na == 0;
   for (int i = 0; i < p->nblocks; i++)
     if (f->blocks[i].model.implicit && f->blocks[i].model.nx > 0)
       p->ode_form = 0;
   p->id = xcalloc((size_t)p->ny, sizeof(double));
   if (!p->id) return -1;
-  for (int i = 0; i < p->nx + p->dummy; i++)
+  for (int i = 0; i < p->nx; i++)
     p->id[i] = 1.0;
+  if (p->dummy) p->id[off] = 1.0;
+  bsim_plan_acausal_ids(p);
   return 0;
 }
 
@@ -384,7 +390,7 @@ static int index_lists(bsim_plan *p) {
     plan_block *pb = &p->blocks[i];
     const bsim_model *m = &pb->fb->model;
     if (pb->active && m->nout > 0) p->active_order[p->nactive++] = i;
-    if (m->nx > 0) p->state_blocks[ns++] = i;
+    if (m->nx > 0 && m->ncon == 0) p->state_blocks[ns++] = i;
     pb->ng = pb->active ? m->ng : 0;
     pb->nmode = pb->active ? m->nmode : 0;
     if (pb->ng > 0 || pb->nmode > 0) {
@@ -451,7 +457,8 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
     goto fail;
   }
   mark_active(p, torn, portbase);
-  if (layout(p, torn, portbase) != 0 || wire(p) != 0) goto nomem;
+  if ((rc = layout(p, torn, portbase, err)) == -2) goto fail;
+  if (rc != 0 || wire(p) != 0) goto nomem;
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
       bsim_plan_sparsity(p) != 0 || bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
@@ -470,6 +477,7 @@ fail:
 void bsim_plan_free(bsim_plan *p) {
   if (!p) return;
   bsim_plan_jacobian_free(p);
+  bsim_plan_acausal_free(p);
   for (int i = 0; p->blocks && i < p->nblocks; i++)
     free(p->blocks[i].probe_off);
   free(p->torn);

@@ -69,6 +69,8 @@ void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
     }
   }
   if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
+  x->bound_y = y;
+  if (p->ncomp) bsim_run_bind_acausal(x, y, yp, res);
 }
 
 static int status_of(const bsim_run *x) {
@@ -114,6 +116,10 @@ int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
     rt_block *rb = &x->blocks[p->state_blocks[k]];
     rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
   }
+  for (int k = 0; k < p->ncomp; k++) {
+    rt_block *rb = &x->blocks[p->comp_blocks[k]];
+    rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
+  }
   int rc = status_of(x);
   if (rc != BSIM_CB_OK) return rc;
   /* explicit blocks gave f in res: F_x = x' - f */
@@ -125,6 +131,7 @@ int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
       res[i] = yp[i] - res[i];
   }
   if (p->dummy) res[0] = yp[0];
+  if (p->ncomp) bsim_run_flow_balances(p, x->bound_y, res);
   /* F_w = w - h(w) */
   for (int t2 = 0; t2 < p->ntorn; t2++) {
     const rt_torn *tw = &p->torn[t2];

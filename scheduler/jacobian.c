@@ -133,7 +133,7 @@ static int supports(const plan_block *pb) {
   const bsim_model *m = &pb->fb->model;
   const bsim_block_type *t = pb->fb->run_type;
   return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
-         !(m->implicit && m->nx > 0);
+         !(m->implicit && (m->nx > 0 || m->ncon > 0));
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -202,6 +202,8 @@ static int make_groups(bsim_plan *p) {
   p->groups = malloc(sizeof(int) * (size_t)p->ny);
   if (!p->groups) return -1;
   int g = 0;
+  for (int i = 0; i < p->ny; i++)
+    p->groups[i] = -1;
   for (int b = 0; b < p->nblocks; b++) /* layout: states in block order */
     if (p->blocks[b].xoff >= 0) {
       for (int s = 0; s < model_of(p, b)->nx; s++)
@@ -211,7 +213,10 @@ static int make_groups(bsim_plan *p) {
   for (int t = 0; t < p->ntorn; t++, g++)
     for (int i = 0; i < p->torn[t].n; i++)
       p->groups[p->torn[t].yoff + i] = g;
-  if (p->dummy) p->groups[0] = g;
+  if (p->dummy) p->groups[0] = g++;
+  /* acausal node and connector unknowns: one group each */
+  for (int i = 0; i < p->ny; i++)
+    if (p->groups[i] < 0) p->groups[i] = g++;
   return 0;
 }
 

@@ -46,6 +46,9 @@ typedef struct plan_block {
    * continuous-time activation: an IFTHEL_f with an event input fires on
    * its activations, never on a crossing). */
   int ng, nmode;
+  /* Acausal components (acausal.c): first residual row, and the index in
+   * the plan's conpot / conflow of connector 0's variables; -1 else. */
+  int roff, conoff;
 } plan_block;
 
 /* A signal that closes an algebraic loop: consumers read w (a copy of
@@ -70,8 +73,19 @@ typedef struct bsim_plan {
   int nzc_blocks;
   rt_torn *torn;
   int ntorn;
-  int nx;       /* differential unknowns */
-  int nw;       /* torn loop signals */
+  int nx; /* differential unknowns */
+  int nw; /* torn loop signals */
+  /* The acausal part (acausal.c), after w in y: the components' own
+   * states, each node's across variables, each connector's through
+   * variables; rows: the components' residuals, then each node's flow
+   * balances. */
+  int na;
+  int *comp_blocks; /* blocks with connectors, in block order */
+  int ncomp;
+  int *conpot, *conflow;    /* y offset of each connector's variables */
+  int *node_pot;            /* y offset of each node's across variables */
+  int *kcl_row;             /* first balance row of each node (-1: none) */
+  int *kcl_start, *kcl_var; /* CSR: y offsets of the flows a node sums */
   int dummy;    /* 1 when there is nothing to integrate: y = [0], F = y' */
   int ny;       /* nx + nw + dummy */
   int ode_form; /* F = y' - f: no torn signals, no implicit blocks */
@@ -156,6 +170,7 @@ typedef struct bsim_run {
    * root evaluates only the surfaces, so a long streak is a root search
    * that does not converge (eval.c bounds it) */
   long roots_streak;
+  const double *bound_y; /* the y of the last bind (flow balances) */
 } bsim_run;
 
 /* Forget the messages blocks printed (services.c). */
@@ -191,6 +206,21 @@ void bsim_run_jacobian_free(bsim_run *x);
  * (user = the run, whose plan must have jac). Returns BSIM_CB_*. */
 int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
                       double *values, void *user);
+
+/* The acausal part (acausal.c). Layout from y offset *off on (moved past
+ * it): components' states, node and connector unknowns, residual rows.
+ * 0, -1 out of memory, -2 with err set (unbalanced system). */
+int bsim_plan_acausal(bsim_plan *p, int *off, bsim_error *err);
+/* id entries of the components' states (after p->id is allocated). */
+void bsim_plan_acausal_ids(bsim_plan *p);
+void bsim_plan_acausal_free(bsim_plan *p);
+/* Bind the components' views to (y, y', res); res may be NULL. */
+void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
+                           double *res);
+/* The flow balance rows of every node from y. */
+void bsim_run_flow_balances(const bsim_plan *p, const double *y, double *res);
+/* Is block b an acausal component? */
+int bsim_plan_is_comp(const bsim_plan *p, int b);
 
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err);
 void bsim_plan_free(bsim_plan *p);

@@ -110,6 +110,15 @@ static int cold_restart(run_state *r, bsim_error *err) {
                      r->t, et->last_error(r->eng));
       return -1;
     }
+    if (bsim_run_algebraic_slopes(r) != 0) {
+      bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+      return -1;
+    }
+    if (r->p->nw + r->p->na > 0 && et->reinit(r->eng, r->t, r->y, r->yp) != 0) {
+      bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
+                     et->last_error(r->eng));
+      return -1;
+    }
     if (bsim_run_settle(r, err) != 0) return -1;
     int changed = 0;
     if (r->p->nmodes == 0) return 0;

@@ -48,6 +48,11 @@ typedef struct run_state {
   long events, roots, hot_continues, cold_restarts, downgrades;
 } run_state;
 
+/* algderiv.c: after IDACalcIC, y' of the algebraic unknowns from the
+ * derivative of the residual along the solution (dense, small systems
+ * only; others keep IDA's guess). 0, or -1 out of memory. */
+int bsim_run_algebraic_slopes(run_state *r);
+
 /* activate.c */
 int bsim_run_settle(run_state *r, bsim_error *err);
 int bsim_run_fail(run_state *r, bsim_error *err);

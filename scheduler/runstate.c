@@ -53,6 +53,8 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
     int *mode = take(a, (size_t)p->blocks[i].nmode, sizeof(int));
     double *evout = take(a, (size_t)s->nevout, sizeof(double));
     const double **probe = take(a, (size_t)s->nprobes, sizeof(double *));
+    const double **pot = take(a, (size_t)s->ncon, sizeof(double *));
+    const double **flow = take(a, (size_t)s->ncon, sizeof(double *));
     if (!a->base) continue;
     rt_block *rb = &x->blocks[i];
     rb->m = m;
@@ -70,6 +72,8 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
       probe[k] = x->outbufs + p->blocks[i].probe_off[k];
     rb->b.probe = probe;
     rb->b.nprobe = s->nprobes;
+    rb->b.pot = pot;
+    rb->b.flow = flow;
   }
 }
 
@@ -104,6 +108,8 @@ static void fill_view(bsim_run *x, int i) {
     b->oparptr[k] = m->opar[k].v;
   }
   b->nx = s->nx;
+  b->ncon = s->ncon;
+  b->nres = s->ncon > 0 ? (s->nres > 0 ? s->nres : s->nx) : 0;
   b->nz = m->nz; /* z0 is copied in at the start of every run (run.c) */
   b->nrpar = m->nrpar;
   b->rpar = m->rpar;

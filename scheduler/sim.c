@@ -421,8 +421,12 @@ void bsim_sim_free(bsim_sim *s) {
 void bsim_sim_info(const bsim_sim *s, bsim_system_info *info) {
   memset(info, 0, sizeof *info);
   info->blocks = s->flat->nblocks;
-  info->states = s->plan->nx;
-  info->algebraic = s->plan->nw;
+  const bsim_plan *p = s->plan;
+  int adiff = 0; /* differential states of acausal components */
+  for (int i = p->nx + p->nw; i < p->nx + p->nw + p->na; i++)
+    adiff += p->id[i] != 0;
+  info->states = p->nx + adiff;
+  info->algebraic = p->nw + p->na - adiff;
   info->zero_crossings = s->plan->ng;
   info->links = s->flat->nlinks;
 }

@@ -127,6 +127,84 @@ static iset read_set(const bsim_plan *p, const iset *outset,
   return t >= 0 ? tornset[t] : outset[blk];
 }
 
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sort and put a scratch list of indices (duplicates dropped). */
+static int put_sorted(builder *bd, int *v, int n, iset *out) {
+  qsort(v, (size_t)n, sizeof(int), cmp_int);
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (m == 0 || v[m - 1] != v[i]) v[m++] = v[i];
+  return pool_put(bd, v, m, out);
+}
+
+/* An acausal component's own unknowns: its states and its connectors'
+ * across and through variables (acausal.c). */
+static int comp_set(const bsim_plan *p, builder *bd, int b, iset *out) {
+  const plan_block *pb = &p->blocks[b];
+  const bsim_model *m = &pb->fb->model;
+  int n = m->nx;
+  for (int k = 0; k < m->ncon; k++)
+    n += m->condom[k]->npot + m->condom[k]->nflow;
+  int *v = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!v) return -1;
+  n = 0;
+  for (int i = 0; i < m->nx; i++)
+    v[n++] = pb->xoff + i;
+  for (int k = 0; k < m->ncon; k++) {
+    for (int j = 0; j < m->condom[k]->npot; j++)
+      v[n++] = p->conpot[pb->conoff + k] + j;
+    for (int j = 0; j < m->condom[k]->nflow; j++)
+      v[n++] = p->conflow[pb->conoff + k] + j;
+  }
+  int rc = put_sorted(bd, v, n, out);
+  free(v);
+  return rc;
+}
+
+/* Rows of the acausal part: each component's residuals read its own
+ * unknowns and every input; each flow balance its members' flows. */
+static int acausal_rows(const bsim_plan *p, builder *bd, const iset *outset,
+                        const iset *tornset, iset *cand, iset *rowset) {
+  const bsim_flat *f = p->flat;
+  for (int c = 0; c < p->ncomp; c++) {
+    int b = p->comp_blocks[c];
+    const bsim_model *m = &f->blocks[b].model;
+    int nc = 0;
+    if (comp_set(p, bd, b, &cand[nc++]) != 0) return -1;
+    for (int u = 0; u < m->nin; u++) {
+      int sb = p->insrc_block[p->inbase[b] + u];
+      if (sb >= 0)
+        cand[nc++] =
+            read_set(p, outset, tornset, sb, p->insrc_port[p->inbase[b] + u]);
+    }
+    iset row;
+    if (union_of(bd, cand, nc, &row) != 0) return -1;
+    int nres = m->nres > 0 ? m->nres : m->nx;
+    for (int i = 0; i < nres; i++)
+      rowset[p->blocks[b].roff + i] = row;
+  }
+  for (int n = 0; n < f->nnodes; n++) {
+    if (p->kcl_row[n] < 0) continue;
+    int cnt = p->kcl_start[n + 1] - p->kcl_start[n];
+    int *v = malloc(sizeof(int) * (size_t)(cnt ? cnt : 1));
+    if (!v) return -1;
+    for (int j = 0; j < f->nodes[n].dom->nflow; j++) {
+      for (int q = 0; q < cnt; q++)
+        v[q] = p->kcl_var[p->kcl_start[n] + q] + j;
+      if (put_sorted(bd, v, cnt, &rowset[p->kcl_row[n] + j]) != 0) {
+        free(v);
+        return -1;
+      }
+    }
+    free(v);
+  }
+  return 0;
+}
+
 int bsim_plan_sparsity(bsim_plan *p) {
   const bsim_flat *f = p->flat;
   int nb = p->nblocks, ny = p->ny, rc = -1;
@@ -156,7 +234,10 @@ int bsim_plan_sparsity(bsim_plan *p) {
     int nc = 0;
     if (!rb->active || m->nout == 0) continue;
     iset own = {0, 0};
-    if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0) goto done;
+    if (bsim_plan_is_comp(p, b)) {
+      if (comp_set(p, &bd, b, &own) != 0) goto done;
+    } else if (m->nx > 0 && pool_range(&bd, rb->xoff, m->nx, &own) != 0)
+      goto done;
     cand[nc++] = own;
     for (int u = 0; u < m->nin; u++) {
       int sb = p->insrc_block[inbase[b] + u];
@@ -197,6 +278,8 @@ int bsim_plan_sparsity(bsim_plan *p) {
       rowset[p->torn[t].yoff + i] = row;
   }
   if (p->dummy && pool_range(&bd, 0, 1, &rowset[0]) != 0) goto done;
+  if (p->ncomp && acausal_rows(p, &bd, outset, tornset, cand, rowset) != 0)
+    goto done;
 
   /* Transpose rows into columns; rows visited in order keep each column's
    * row indices sorted. */

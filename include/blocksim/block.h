@@ -92,7 +92,13 @@ typedef struct bsim_block {
    * every input's elements concatenated (input 1 first, each column-major)
    * and y likewise every output's. Without states it is just dy/du. The
    * scheduler allocates it and zeroes it before each call, so a block
-   * writes only its nonzero entries. NULL for other blocks. */
+   * writes only its nonzero entries. NULL for other blocks.
+   * An implicit block (model.implicit, acausal components included)
+   * writes instead, column-major, (nres + ny) rows by (2 nx + nc + nu)
+   * columns: rows are its residuals then its output elements; columns
+   * are d/dx, d/dx' (xd), d/d(connector variables: connector 1's
+   * potentials then flows, then connector 2's, ...; nc in all), d/du.
+   * Outputs must not depend on x'. */
   double *jac;
 
   /* Signal elements the block reads without a link (model.probes, CFSCOPE's
@@ -103,6 +109,18 @@ typedef struct bsim_block {
 
   /* Private to the scheduler: error reporting and bookkeeping. */
   void *ctx_;
+
+  /* Acausal components (model.ncon > 0, docs/acausal.md). Connector k's
+   * across variables (potential: voltage, pressure) are pot[k][0 ..
+   * npot-1] and its through variables (flow: current into the component
+   * at that connector) flow[k][0 .. nflow-1], unknowns of the system the
+   * block reads (never writes) at flags 0, 1, 9 and 10. The block's own
+   * unknowns are its states x (derivatives in xd); at flag 0 it writes
+   * nres residuals into res. */
+  int ncon;
+  const double *const *pot;
+  const double *const *flow;
+  int nres;
 } bsim_block;
 
 /* Report a failure from inside the computational function. A *recoverable*
@@ -261,7 +279,38 @@ typedef struct bsim_model {
    * bsim_model_alloc_probes. */
   int nprobes;
   int *probes;
+  /* Acausal connectors (components, docs/acausal.md): connector k has
+   * domain condom[k] and name conname[k] (both static storage; names
+   * are what native <connect> elements and messages use). Set with
+   * bsim_model_set_connectors. A component is implicit: it writes nres
+   * residuals (0 = nx) at flag 0 over its states, their derivatives, its
+   * connectors' variables and its inputs; every connection set adds the
+   * equality of its across variables and a zero sum of its through
+   * variables. */
+  int ncon;
+  const struct bsim_domain **condom;
+  const char **conname;
+  int nres;
+  /* Implicit blocks: per state, 1 when its derivative appears in the
+   * residuals (differential), -1 when it does not (algebraic), as Xcos's
+   * xprop; NULL = all differential. Set with bsim_model_alloc_xprop. */
+  int *xprop;
 } bsim_model;
+
+/* A physical domain of acausal connectors: npot across variables, equal
+ * in a connection set, and nflow through variables, summing to zero
+ * there (Kirchhoff). Connectors join only within one domain, told apart
+ * by name; vars names them all, comma-separated ("v,i"). */
+typedef struct bsim_domain {
+  const char *name;
+  int npot, nflow;
+  const char *vars;
+} bsim_domain;
+
+/* Allocate n connectors (domains and names zeroed, for the caller to
+ * fill); 0, or -1 out of memory. */
+BSIM_API int bsim_model_set_connectors(bsim_model *m, int n);
+BSIM_API int *bsim_model_alloc_xprop(bsim_model *m, int n);
 
 /* Allocation helpers for define steps: each (re)allocates the arrays and
  * zero-fills them; they return 0, or -1 when out of memory. */

@@ -99,7 +99,7 @@ bsim_pool *bsim_pool_create(bsim_sweep *sw, int threads, bsim_error *err) {
 int bsim_pool_push(bsim_pool *p, const long *members, size_t n) {
   pthread_mutex_lock(&p->mu);
   int rc = 0;
-  if (p->tail + n > p->cap) {
+  if (p->tail + n > p->cap && p->head > 0) {
     /* compact first: what was taken need not stay */
     memmove(p->queue, p->queue + p->head, sizeof(long) * (p->tail - p->head));
     p->tail -= p->head;
@@ -117,7 +117,7 @@ int bsim_pool_push(bsim_pool *p, const long *members, size_t n) {
       rc = -1;
     }
   }
-  if (rc == 0) {
+  if (rc == 0 && n > 0) {
     memcpy(p->queue + p->tail, members, sizeof(long) * n);
     p->tail += n;
     pthread_cond_broadcast(&p->work);

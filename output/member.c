@@ -101,7 +101,7 @@ typedef struct wbuf {
 } wbuf;
 
 static void put(wbuf *w, const void *src, size_t n) {
-  if (w->bad) return;
+  if (w->bad || n == 0) return; /* src may be NULL then */
   if (w->n + n > w->cap) {
     size_t cap = w->cap ? w->cap : 256;
     while (cap < w->n + n)

@@ -131,8 +131,9 @@ static int outputs_pass(run_state *r, chain *c, int e, bsim_error *err) {
 }
 
 /* Then, event by event in the chain's order, each activated block
- * schedules its output events (flag 3; routers already did) and updates
- * its state (flag 2). */
+ * schedules its output events (flag 3; routers already did, and a block
+ * listed for time only, nevprt 0, schedules nothing, as in Xcos) and
+ * updates its state (flag 2). */
 static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
@@ -142,7 +143,9 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
       int b = p->act_block[a];
       bsim_block *blk = &x->blocks[b].b;
       blk->nevprt = p->act_bits[a];
-      if (!p->synchronous[b] && bsim_run_schedule(r, b, err) != 0) return -1;
+      if (!p->synchronous[b] && blk->nevprt != 0 &&
+          bsim_run_schedule(r, b, err) != 0)
+        return -1;
       if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
         return bsim_run_fail(r, err);
       blk->nevprt = 0;

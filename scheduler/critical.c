@@ -85,9 +85,10 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
   return 0;
 }
 
-/* One member of an activation list, sorted by its place in the order. */
+/* One member of an activation list, sorted by its place in the order;
+ * `timeonly` when it is there only because time includes all events. */
 typedef struct member {
-  int pos, block, bits;
+  int pos, block, bits, timeonly;
 } member;
 
 static int by_pos(const void *a, const void *b) {
@@ -115,11 +116,39 @@ static int append(bsim_plan *p, int *cap, int used, const member *list, int k) {
   return 0;
 }
 
+/* A time-dependent block with event inputs: Xcos's compiler adds every
+ * event to it ("time includes all events"), with no event bit. */
+static int timed(const bsim_plan *p, int b) {
+  const bsim_model *m = &p->flat->blocks[b].model;
+  return m->dep_t && m->nevin > 0 && !p->union_block[b];
+}
+
+/* Adds, closed over data links, the blocks inheriting from list[from..):
+ * each gets one event bit and the timeonly mark of what it inherits from.
+ * Returns the new count. */
+static int inherit_closure(const bsim_plan *p, member *list, int from, int cnt,
+                           int *slot, const int *pos) {
+  for (int h = from; h < cnt; h++)
+    for (int a = p->dst_start[list[h].block];
+         a < p->dst_start[list[h].block + 1]; a++) {
+      int d = p->dst_block[a];
+      if (!p->inherits[d] || slot[d] >= 0) continue;
+      slot[d] = cnt;
+      list[cnt++] = (member){pos[d], d, 1, list[h].timeonly};
+    }
+  return cnt;
+}
+
 /* What serving each event output runs: its targets and, closed over data
  * links, the blocks inheriting activation from them, in compiled order so
  * that outputs are computed before their users. Xcos likewise lists, per
- * event, the blocks it activates with those inheriting from them. */
-static int activation_lists(bsim_plan *p) {
+ * event, the blocks it activates with those inheriting from them, and
+ * adds to the event of every block but a synchronous router the
+ * time-dependent blocks with event inputs (nevprt 0) and their
+ * inheritors. An event is critical when a member that is not there for
+ * time only reaches the continuous part (Xcos decides criticality before
+ * adding those). */
+static int activation_lists(bsim_plan *p, const char *feeds) {
   int n = p->nblocks, nev = p->evbase[n], cap = 0, used = 0, rc = -1;
   int *pos = zalloc((size_t)n, sizeof(int)),
       *slot = zalloc((size_t)n, sizeof(int));
@@ -130,23 +159,31 @@ static int activation_lists(bsim_plan *p) {
     pos[p->order[k]] = k;
     slot[k] = -1;
   }
+  int owner = 0, ntimed = 0;
+  for (int b = 0; b < n; b++)
+    ntimed += timed(p, b);
   for (int e = 0; e < nev; e++) {
     int cnt = 0;
+    while (e >= p->evbase[owner + 1])
+      owner++;
     for (int t = p->tgt_start[e]; t < p->tgt_start[e + 1]; t++) {
       int b = p->tgt_block[t];
       slot[b] = cnt;
-      list[cnt++] = (member){pos[b], b, p->tgt_bits[t]};
+      list[cnt++] = (member){pos[b], b, p->tgt_bits[t], 0};
     }
-    for (int h = 0; h < cnt; h++)
-      for (int a = p->dst_start[list[h].block];
-           a < p->dst_start[list[h].block + 1]; a++) {
-        int d = p->dst_block[a];
-        if (!p->inherits[d] || slot[d] >= 0) continue;
-        slot[d] = cnt;
-        list[cnt++] = (member){pos[d], d, 1};
+    cnt = inherit_closure(p, list, 0, cnt, slot, pos);
+    int first_timed = cnt;
+    for (int b = 0; ntimed && !p->synchronous[owner] && b < n; b++)
+      if (timed(p, b) && slot[b] < 0) {
+        slot[b] = cnt;
+        list[cnt++] = (member){pos[b], b, 0, 1};
       }
-    for (int h = 0; h < cnt; h++)
-      slot[list[h].block] = -1;
+    cnt = inherit_closure(p, list, first_timed, cnt, slot, pos);
+    for (int h = 0; h < cnt; h++) {
+      int c = list[h].block;
+      slot[c] = -1;
+      if (!list[h].timeonly && (continuous(p, c) || feeds[c])) p->evcrit[e] = 1;
+    }
     qsort(list, (size_t)cnt, sizeof *list, by_pos);
     if (append(p, &cap, used, list, cnt) != 0) goto done;
     used += cnt;
@@ -160,15 +197,11 @@ done:
   return rc;
 }
 
-/* Critical: an activation list reaching the continuous part, or one whose
- * synchronous routers fire (inside it) a critical output. The routers form
- * no loop (compile refuses those), so the propagation ends. */
-static void criticality(bsim_plan *p, const char *feeds) {
+/* A critical output fired inside an activation makes it critical too. The
+ * synchronous routers form no loop (compile refuses those), so the
+ * propagation ends. */
+static void criticality(bsim_plan *p) {
   int nev = p->evbase[p->nblocks];
-  for (int e = 0; e < nev; e++)
-    for (int a = p->act_start[e]; a < p->act_start[e + 1] && !p->evcrit[e]; a++)
-      p->evcrit[e] =
-          (char)(continuous(p, p->act_block[a]) || feeds[p->act_block[a]]);
   for (int changed = 1; changed;) {
     changed = 0;
     for (int e = 0; e < nev; e++)
@@ -200,8 +233,9 @@ int bsim_plan_analyze_events(bsim_plan *p) {
     p->inherits[b] = m->nevin == 0 && !m->dep_t && m->nin > 0;
     p->nmodes += p->blocks[b].nmode;
   }
-  if (mark_feeders(p, feeds, queue) != 0 || activation_lists(p) != 0) goto done;
-  criticality(p, feeds);
+  if (mark_feeders(p, feeds, queue) != 0 || activation_lists(p, feeds) != 0)
+    goto done;
+  criticality(p);
   for (int b = 0; b < n; b++) {
     if (!feeds[b]) continue;
     const bsim_model *m = &f->blocks[b].model;

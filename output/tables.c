@@ -283,21 +283,26 @@ static int read_mat(bsim_tables *T, const char *path, bsim_error *err) {
 /* HDF5                                                                */
 /* ------------------------------------------------------------------ */
 
-/* time, values and names below loc as a table. */
-static int h5_table(bsim_tables *T, hid_t loc, const char *name) {
+/* time, values and names below loc as a table; a study's run keeps only
+ * its values, its times and names being the file's (`shared`, the root):
+ * the first rows of them. */
+static int h5_table(bsim_tables *T, hid_t loc, hid_t shared, const char *name) {
   size_t rows, one, vr, cols, nn = 0;
-  if (bsim_h5_dims(loc, "time", &rows, &one) != 0 ||
-      bsim_h5_dims(loc, "values", &vr, &cols) != 0 || vr != rows)
+  hid_t tl = bsim_h5_exists(loc, "time") ? loc : shared;
+  hid_t nl = bsim_h5_exists(loc, "names") ? loc : shared;
+  if (tl < 0 || bsim_h5_dims(tl, "time", &rows, &one) != 0 ||
+      bsim_h5_dims(loc, "values", &vr, &cols) != 0 || vr > rows ||
+      (tl == loc && vr != rows))
     return -1;
   double *t = malloc(sizeof(double) * (rows + 1)),
-         *v = malloc(sizeof(double) * (rows * cols + 1));
-  char **names = bsim_h5_exists(loc, "names")
-                     ? bsim_h5_read_strings(loc, "names", &nn)
+         *v = malloc(sizeof(double) * (vr * cols + 1));
+  char **names = nl >= 0 && bsim_h5_exists(nl, "names")
+                     ? bsim_h5_read_strings(nl, "names", &nn)
                      : NULL;
   int rc = -1;
-  if (t && v && bsim_h5_read_doubles(loc, "time", t) == 0 &&
+  if (t && v && bsim_h5_read_doubles(tl, "time", t) == 0 &&
       bsim_h5_read_doubles(loc, "values", v) == 0)
-    rc = add(T, name, rows, cols, t, 1, v, cols, 1,
+    rc = add(T, name, vr, cols, t, 1, v, cols, 1,
              names && nn == cols ? (const char *const *)names : NULL);
   bsim_h5_free_strings(names, nn);
   free(t);
@@ -305,8 +310,8 @@ static int h5_table(bsim_tables *T, hid_t loc, const char *name) {
   return rc;
 }
 
-static int h5_run(bsim_tables *T, hid_t loc, const char *name) {
-  if (h5_table(T, loc, name) != 0) return -1;
+static int h5_run(bsim_tables *T, hid_t loc, hid_t shared, const char *name) {
+  if (h5_table(T, loc, shared, name) != 0) return -1;
   size_t k = 0;
   char **paths = bsim_h5_exists(loc, "scope_names")
                      ? bsim_h5_read_strings(loc, "scope_names", &k)
@@ -315,7 +320,7 @@ static int h5_run(bsim_tables *T, hid_t loc, const char *name) {
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < k; i++) {
     hid_t g = bsim_h5_group(scopes, paths[i]);
-    rc = g >= 0 ? h5_table(T, g, paths[i]) : -1;
+    rc = g >= 0 ? h5_table(T, g, -1, paths[i]) : -1;
     if (g >= 0) H5Gclose(g);
   }
   if (scopes >= 0) H5Gclose(scopes);
@@ -354,16 +359,16 @@ static int read_h5(bsim_tables *T, const char *path, long run,
       return -1;
     }
     snprintf(name, sizeof name, "run %ld", run);
-    rc = h5_run(T, g, name);
+    rc = h5_run(T, g, f, name);
     H5Gclose(g);
-  } else if (bsim_h5_exists(f, "runs") && !bsim_h5_exists(f, "time")) {
+  } else if (bsim_h5_exists(f, "runs") && !bsim_h5_exists(f, "values")) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "'%s' is a sweep's study file: choose a run (hint: "
                    "blocksim plot --run N)",
                    path);
     rc = 1;
   } else {
-    rc = h5_run(T, f, name);
+    rc = h5_run(T, f, -1, name);
   }
   H5E_BEGIN_TRY {
     H5Fclose(f);

@@ -92,6 +92,17 @@ same_h5("${WORK}/j1.h5" "${WORK}/j4.h5" "--jobs 1 vs 4")
 expect_ok(sweep "${member}" ${grid} -o "${WORK}/j4.h5" --jobs 2)
 same_h5("${WORK}/j1.h5" "${WORK}/j4.h5" "a complete study run again")
 
+# One member of a study plotted: its signals, the study's time axis.
+expect_ok(plot "${WORK}/j1.h5" --run 5 -o "${WORK}/run5.svg")
+file(READ "${WORK}/run5.svg" svg)
+string(REGEX MATCHALL "stroke-width:1\\.5" curves "${svg}")
+list(LENGTH curves n)
+if(NOT n EQUAL 4) # y and u, and the record's u1 and u2
+  message(FATAL_ERROR "plot --run 5: ${n} curves, want 4")
+endif()
+expect_fail(2 "is a sweep's study file: choose a run" plot "${WORK}/j1.h5" -o "${WORK}/x.png")
+expect_fail(2 "has no run 12" plot "${WORK}/j1.h5" --run 12 -o "${WORK}/x.png")
+
 # Failing members: recorded with status and message, the others done, exit 1.
 file(WRITE "${WORK}/m.csv" "a\n-1\n100\n1 +\n0.5\n")
 expect_fail(1 "2 of 4 members failed" sweep "${fragile}" --manifest "${WORK}/m.csv" -o "${WORK}/fr")

@@ -83,7 +83,7 @@ static const bsim_block_type type_SUM_f = {
     0,
     sum3_define,
     sum_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "*"};
 
 static const bsim_param_spec bigsom_params[] = {
@@ -117,7 +117,8 @@ static const bsim_block_type type_BIGSOM_f = {
     "\"bigsom\", and \"sum\" finds CLKSOMV_f.\n"
     "Run-time layout: rpar = gains(:), ipar empty, in = -1 per input,\n"
     "in2 = 1, out = -1, out2 = 1. Direct feedthrough.",
-    bigsom_params, 1, bigsom_define, sum_fn, BSIM_TYPE_JACOBIAN, "gains"};
+    bigsom_params, 1, bigsom_define, sum_fn,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR, "gains"};
 
 /* ----------------------------------------------------------------- PROD_f */
 
@@ -200,7 +201,8 @@ static int gainf_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 static const bsim_block_type type_GAIN_f = {
     "GAIN_f", "gain", "Matrix gain: y = G u (vectors).", GAINF_DOC,
-    gainf_params, 1, gainf_define, bsim_std_gain_fn, BSIM_TYPE_JACOBIAN,
+    gainf_params, 1, gainf_define, bsim_std_gain_fn,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     /* Xcos stores the input and output sizes after the gain; they follow
      * from it */
     "gain,-,-"};
@@ -208,7 +210,7 @@ static const bsim_block_type type_GAIN_f = {
 static const bsim_block_type type_GAINBLK_f = {
     "GAINBLK_f",  "gain",           "Matrix gain: y = G u (vectors).",
     GAINF_DOC,    gainf_params,     1,
-    gainf_define, bsim_std_gain_fn, BSIM_TYPE_JACOBIAN,
+    gainf_define, bsim_std_gain_fn, BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "gain"};
 
 /* --------------------------------------------------------------- INVBLK_f */
@@ -391,7 +393,7 @@ static const bsim_block_type type_MUX_f = {
     1,
     muxf_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "in"};
 
 static const bsim_param_spec demuxf_params[] = {
@@ -416,7 +418,7 @@ static const bsim_block_type type_DEMUX_f = {
     1,
     demuxf_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "out"};
 
 /* ------------------------------------------------------- family registry */

@@ -240,7 +240,7 @@ const bsim_block_type bsim_type_INTEGRAL_m = {
     5,
     integral_define,
     bsim_std_integral_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "x0,reinit,satur,max,min"};
 
 /* ---------------------------------------------------- csslti4: CLSS, CLR */
@@ -336,7 +336,7 @@ const bsim_block_type bsim_type_CLSS = {
     5,
     clss_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "A,B,C,D,x0"};
 
 const bsim_param_spec bsim_std_tf_params[2] = {
@@ -367,5 +367,5 @@ const bsim_block_type bsim_type_CLR = {
     2,
     clr_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "num,den"};

@@ -39,7 +39,7 @@ static const bsim_block_type type_CLSS_f = {
     5,
     clssf_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "A,B,C,D,x0"};
 
 static int clrf_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -61,7 +61,7 @@ static const bsim_block_type type_CLR_f = {
     2,
     clrf_define,
     bsim_std_csslti4_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "num,den"};
 
 /* -------------------------------------------------------- TCLSS, TCLSS_f */
@@ -201,7 +201,7 @@ static const bsim_block_type type_TCLSS = {
     5,
     tclss_define,
     tclss_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "A,B,C,D,x0"};
 
 static const bsim_block_type type_TCLSS_f = {
@@ -213,7 +213,7 @@ static const bsim_block_type type_TCLSS_f = {
     5,
     tclssf_define,
     tclss_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "A,B,C,D,x0"};
 
 /* The forms without D, registered under their own simulation names so
@@ -227,7 +227,7 @@ static const bsim_block_type type_tcsltj4 = {
     5,
     tclss_define,
     tclss_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR};
 
 static const bsim_block_type type_tcsltj = {
     "tcsltj",
@@ -238,7 +238,7 @@ static const bsim_block_type type_tcsltj = {
     5,
     tclssf_define,
     tclss_fn,
-    BSIM_TYPE_JACOBIAN};
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR};
 
 /* ------------------------------------------------- INTEGRAL, INTEGRAL_f */
 
@@ -263,7 +263,7 @@ static const bsim_block_type type_INTEGRAL = {
     5,
     integral_define,
     bsim_std_integral_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "x0,reinit,satur,max,min"};
 
 static const bsim_param_spec integralf_params[] = {
@@ -294,7 +294,7 @@ static const bsim_block_type type_INTEGRAL_f = {
     1,
     integralf_define,
     bsim_std_integral_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "x0"};
 
 /* ------------------------------------------------------------------ DERIV */

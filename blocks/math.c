@@ -105,7 +105,7 @@ const bsim_block_type bsim_type_GAINBLK = {
     1,
     gain_define,
     bsim_std_gain_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "gain,-"};
 
 /* ----------------------------------------------- SUMMATION and PRODUCT */
@@ -231,7 +231,7 @@ const bsim_block_type bsim_type_SUMMATION = {
     1,
     sum_define,
     sum_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "=1,signs,-|signs"};
 
 static const bsim_param_spec prod_params[] = {

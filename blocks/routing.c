@@ -142,7 +142,7 @@ const bsim_block_type bsim_type_MUX = {
     1,
     mux_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "in"};
 
 const bsim_block_type bsim_type_DEMUX = {
@@ -157,7 +157,7 @@ const bsim_block_type bsim_type_DEMUX = {
     1,
     demux_define,
     bsim_std_multiplex_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "out"};
 
 /* ------------------------------------------------------------ IN_f, OUT_f */

@@ -19,7 +19,8 @@ static const char usage_text[] =
     "                    [--samples N] [--log-spacing] [--stats]\n"
     "                    [--scopes DIR] [--max-events N] [--max-restarts M]\n"
     "                    [--solver NAME] [--solver-param KEY=VALUE]...\n"
-    "                    [--allow-nonfinite] [--plot FILE.png|.svg|.pdf]\n"
+    "                    [--allow-nonfinite] [--no-carry]\n"
+    "                    [--plot FILE.png|.svg|.pdf]\n"
     "                    [--observe NAME=PATH:PORT]...\n"
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
@@ -123,6 +124,8 @@ static int parse_run(int argc, char **argv, run_args *a) {
       a->opt.spacing = BSIM_SPACING_LOG;
     } else if (strcmp(arg, "--allow-nonfinite") == 0) {
       a->opt.allow_nonfinite = 1;
+    } else if (strcmp(arg, "--no-carry") == 0) {
+      a->opt.no_carry = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       static const char *const with_value[] = {"-o",
                                                "-p",

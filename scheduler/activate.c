@@ -251,6 +251,7 @@ void bsim_run_snapshot(run_state *r) {
   memcpy(r->snap_y, r->y, sizeof(double) * (size_t)r->p->ny);
   memcpy(r->snap_out, r->run->outbufs, sizeof(double) * r->p->noutbuf);
   memcpy(r->snap_modes, r->modes, sizeof(int) * (size_t)r->p->nmodes);
+  bsim_run_carry_snapshot(r);
 }
 
 /* Same states, same modes, same values of every signal the continuous part

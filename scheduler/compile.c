@@ -460,7 +460,8 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   if ((rc = layout(p, torn, portbase, err)) == -2) goto fail;
   if (rc != 0 || wire(p) != 0) goto nomem;
   if (index_lists(p) != 0 || bsim_plan_analyze_events(p) != 0 ||
-      bsim_plan_sparsity(p) != 0 || bsim_plan_jacobian_prepare(p) != 0)
+      bsim_plan_carry_prepare(p) != 0 || bsim_plan_sparsity(p) != 0 ||
+      bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
   graph_free(&g);
   free(torn);
@@ -478,6 +479,7 @@ void bsim_plan_free(bsim_plan *p) {
   if (!p) return;
   bsim_plan_jacobian_free(p);
   bsim_plan_acausal_free(p);
+  bsim_plan_carry_free(p);
   for (int i = 0; p->blocks && i < p->nblocks; i++)
     free(p->blocks[i].probe_off);
   free(p->torn);

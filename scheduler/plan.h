@@ -122,6 +122,11 @@ typedef struct bsim_plan {
   char *relevant; /* per output-buffer entry: read, directly or not, by the
                      continuous part (compared to downgrade a restart) */
   int nmodes;
+  /* Carrying the history across events (carry_plan.c): per output-buffer
+   * entry, a change of it reaches only linear blocks; per unknown, a jump
+   * of its derivative does; carry_any: some relevant entry is such. */
+  char *carry_entry, *carry_state;
+  int carry_any;
 
   /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column
    * form: column j = unknown j, row indices sorted. NULL when the system is
@@ -183,6 +188,11 @@ int bsim_plan_event_targets(bsim_plan *p, bsim_error *err);
 /* Activation lists with inheritance, and event criticality (critical.c);
  * called by bsim_plan_create after ordering. 0, or -1 out of memory. */
 int bsim_plan_analyze_events(bsim_plan *p);
+/* Which changes the integrator's history can be carried across
+ * (carry_plan.c); called by bsim_plan_create after the events are
+ * analysed. 0, or -1 out of memory. */
+int bsim_plan_carry_prepare(bsim_plan *p);
+void bsim_plan_carry_free(bsim_plan *p);
 /* Where each probe of each block lies in the output buffers (probes.c);
  * called by bsim_plan_create after the buffers are laid out. 0, or -1
  * with err set (BSIM_ERR_INPUT for a number that names no element). */

@@ -135,8 +135,9 @@ static int cold_restart(run_state *r, bsim_error *err) {
   }
 }
 
-/* After events or roots served at a stop: restart cold, or continue hot if
- * nothing the continuous part sees has changed. */
+/* After events or roots served at a stop: continue hot if nothing the
+ * continuous part sees has changed, carry the history across the event if
+ * it only kinked the solution through linear blocks, else restart cold. */
 static int after_discrete(run_state *r, bsim_error *err) {
   int changed = 0;
   if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
@@ -144,6 +145,8 @@ static int after_discrete(run_state *r, bsim_error *err) {
     r->downgrades++;
     return 0;
   }
+  int carried = bsim_run_try_carry(r, err);
+  if (carried != 0) return carried < 0 ? -1 : 0;
   return cold_restart(r, err);
 }
 
@@ -319,7 +322,7 @@ static void finish_stats(run_state *r, double wall) {
     double v;
   } rows[] = {
       {"steps", (double)st.steps},
-      {"residual-evals", (double)st.residual_evals},
+      {"residual-evals", (double)(st.residual_evals + r->carry_res)},
       {"jacobian-evals", (double)st.jacobian_evals},
       {"jacobian-residual-evals", (double)st.jacobian_residual_evals},
       {"jacobian-colors", (double)st.jacobian_colors},
@@ -330,6 +333,7 @@ static void finish_stats(run_state *r, double wall) {
       {"hot-continues", (double)r->hot_continues},
       {"cold-restarts", (double)r->cold_restarts},
       {"downgrades", (double)r->downgrades},
+      {"carried", (double)r->carries},
       {"wall-seconds", wall},
   };
   s->nstats = 0;
@@ -349,7 +353,8 @@ static int alloc_state(run_state *r) {
   r->modes = calloc(nm, sizeof(int));
   r->snap_modes = calloc(nm, sizeof(int));
   return r->y && r->yp && r->res && r->snap_y && r->snap_out && r->modes &&
-                 r->snap_modes && bsim_run_zeno_alloc(r) == 0
+                 r->snap_modes && bsim_run_zeno_alloc(r) == 0 &&
+                 bsim_run_carry_alloc(r) == 0
              ? 0
              : -1;
 }
@@ -366,6 +371,7 @@ static void free_state(run_state *r) {
   free(r->modes);
   free(r->snap_modes);
   bsim_run_zeno_free(r);
+  bsim_run_carry_free(r);
 }
 
 int bsim_run_loop(bsim_sim *s, bsim_error *err) {

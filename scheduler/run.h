@@ -45,7 +45,14 @@ typedef struct run_state {
   double watch_t;               /* time of the restart that armed the watch */
   double *gnow, *gnext, *ynext; /* scratch: ng, ng, ny */
 
-  long events, roots, hot_continues, cold_restarts, downgrades;
+  /* carrying the history across events (carry.c): the discrete states
+   * of active blocks before an event, scratch, and the residual calls
+   * made for it */
+  double *snap_z, *carry_buf;
+  size_t nsnap_z;
+  long carry_res;
+
+  long events, roots, hot_continues, cold_restarts, downgrades, carries;
 } run_state;
 
 /* algderiv.c: after IDACalcIC, y' of the algebraic unknowns from the
@@ -84,6 +91,13 @@ int bsim_run_zeno_check(run_state *r, bsim_error *err);
 /* finite.c: every output buffer finite, or -1 with err naming the first
  * block whose output is NaN or infinite. */
 int bsim_run_check_finite(run_state *r, bsim_error *err);
+/* carry.c: after events served at a stop time, carry the engine's history
+ * across them when the rule allows: 1 carried, 0 not (restart instead),
+ * -1 with err set. */
+int bsim_run_carry_alloc(run_state *r);
+void bsim_run_carry_free(run_state *r);
+void bsim_run_carry_snapshot(run_state *r);
+int bsim_run_try_carry(run_state *r, bsim_error *err);
 /* Snapshot / compare what the continuous part sees. */
 void bsim_run_snapshot(run_state *r);
 int bsim_run_unchanged(const run_state *r);

@@ -30,6 +30,7 @@ void bsim_options_init(bsim_options *o) {
   o->max_events_per_instant = -1;
   o->max_fast_restarts = -1;
   o->allow_nonfinite = 0;
+  o->no_carry = 0;
   o->cancel = NULL;
   o->solver_param_names = NULL;
   o->solver_param_values = NULL;
@@ -198,6 +199,7 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
   s->max_events = o ? o->max_events_per_instant : -1;
   s->max_fast_restarts = o ? o->max_fast_restarts : -1;
   s->allow_nonfinite = o ? o->allow_nonfinite : 0;
+  s->no_carry = o ? o->no_carry : 0;
   s->cancel = o ? o->cancel : NULL;
   s->tf = o && o->final_time >= 0 ? o->final_time : ds->final_time;
   s->rtol = o && o->rtol >= 0 ? o->rtol

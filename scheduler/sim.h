@@ -29,6 +29,7 @@ struct bsim_sim {
   double ttol; /* events this close to the current time are served at it */
   long max_events, max_fast_restarts;  /* chattering guard, <= 0 = default */
   int allow_nonfinite;                 /* bsim_options.allow_nonfinite */
+  int no_carry;                        /* bsim_options.no_carry */
   const volatile sig_atomic_t *cancel; /* bsim_options.cancel */
   size_t nrows;                        /* samples */
   int spacing;                         /* bsim_spacing */

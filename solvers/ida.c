@@ -20,6 +20,7 @@
 #include <sundials/sundials_context.h>
 
 #include "solvers/engine.h"
+#include "solvers/ida_carry.h"
 #include "solvers/linsys.h"
 #include "solvers/params.h"
 #include "solvers/sundials_common.h"
@@ -40,18 +41,27 @@ enum {
   P_COUNT
 };
 enum { IC_YA_YDP, IC_Y, IC_NONE };
+/* Weighted RMS residual below which given values count as consistent: a
+ * thousandth of the tolerance, well under what IDACalcIC's own Newton
+ * iteration accepts. */
+static const double CONSISTENT_WRMS = 1e-3;
 
 struct bsim_engine {
   bsim_sun sun; /* times, stop time, statistics and messages */
   SUNContext ctx;
   void *mem;
-  N_Vector y, yp, id, tmp;
+  N_Vector y, yp, id, tmp, ytmp, ztmp;
   bsim_linsys lin;
   int n, ng;
   int (*residual)(double, const double *, const double *, double *, void *);
   int (*roots)(double, const double *, const double *, double *, void *);
   void *user;
-  int calcic;
+  int calcic, ode_form;
+  double rtol, atol;
+  double init_step; /* the init-step parameter, 0 = after a restart, the
+                       step the history had reached */
+  double restart_h; /* the first step chosen at the last reinit */
+  long extra_res;   /* residual calls made outside IDA (consistency tests) */
 };
 
 static const bsim_engine_param ida_params[P_COUNT] = {
@@ -248,7 +258,7 @@ static void ida_free(bsim_engine *e) {
   if (!e) return;
   if (e->mem) IDAFree(&e->mem);
   bsim_linsys_free(&e->lin);
-  N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp};
+  N_Vector *vs[] = {&e->y, &e->yp, &e->id, &e->tmp, &e->ytmp, &e->ztmp};
   for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
     if (*vs[i]) N_VDestroy(*vs[i]);
   if (e->ctx) SUNContext_Free(&e->ctx);
@@ -320,6 +330,10 @@ static bsim_engine *ida_create(const bsim_problem *p,
   e->roots = p->roots;
   e->user = p->user;
   e->calcic = v[P_CALCIC].choice;
+  e->ode_form = p->ode_form;
+  e->rtol = s ? s->rtol : 1e-6;
+  e->atol = s ? s->atol : 1e-8;
+  e->init_step = v[P_INIT_STEP].r;
 
   const char *step = "SUNContext_Create";
   int flag = SUNContext_Create(NULL, &e->ctx);
@@ -330,7 +344,9 @@ static bsim_engine *ida_create(const bsim_problem *p,
   e->yp = N_VNew_Serial(e->n, e->ctx);
   e->id = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
-  if (!e->y || !e->yp || !e->id || !e->tmp) goto fail;
+  e->ytmp = N_VNew_Serial(e->n, e->ctx);
+  e->ztmp = N_VNew_Serial(e->n, e->ctx);
+  if (!e->y || !e->yp || !e->id || !e->tmp || !e->ytmp || !e->ztmp) goto fail;
   bsim_sun_load(e->y, y0, e->n);
   bsim_sun_load(e->yp, yp0, e->n);
   double *id = N_VGetArrayPointer(e->id);
@@ -376,6 +392,7 @@ fail:
  * reset, so not banked). */
 static void ida_stats(const bsim_engine *e, bsim_engine_stats *st) {
   bsim_sun_stats(&e->sun, st);
+  st->residual_evals += e->extra_res;
   bsim_linsys_stats(&e->lin, st);
 }
 
@@ -383,12 +400,55 @@ static int ida_set_stop_time(bsim_engine *e, double tstop) {
   return bsim_sun_set_stop_time(&e->sun, tstop);
 }
 
+/* A restart keeps the step size the history had reached as its first
+ * step (IDA's own guess, a thousandth of the way to the first output, is
+ * made for a start from nothing): what was resolved just before the event
+ * is the scale of the solution just after it. IDA still shortens it to the
+ * stop time, and the error test shortens it further if the event made the
+ * solution rougher. */
+static double restart_step(bsim_engine *e, double t0, const double *y0,
+                           const double *yp0) {
+  if (e->init_step > 0) return e->init_step;
+  /* After a root IDA's own tiny first step: the reset of a zero crossing
+   * often sets up the next one at any distance (a ball's bounces, ever
+   * shorter), which a long first step would jump over unseen. */
+  realtype h = 0;
+  if (!e->sun.stepped || e->sun.last_adv == BSIM_ADV_ROOT ||
+      IDAGetCurrentStep(e->mem, &h) != IDA_SUCCESS)
+    return 0;
+  h = fabs(h);
+  if (!e->ode_form || !yp0) return h;
+  /* The history restarts at order 1, whose error is about h^2/2 y'': a
+   * kink that made y'' large needs a shorter first step than the history
+   * had reached. For F = y' - f, y'' = (f(t + d, y + d y') - y') / d. */
+  double d = 1e-3 * h, *r = N_VGetArrayPointer(e->tmp), sum = 0;
+  double *yd = N_VGetArrayPointer(e->ytmp), *zero = N_VGetArrayPointer(e->ztmp);
+  for (int i = 0; i < e->n; i++) {
+    yd[i] = y0[i] + d * yp0[i];
+    zero[i] = 0;
+  }
+  e->extra_res++;
+  if (e->residual(t0 + d, yd, zero, r, e->user) != BSIM_CB_OK) return 0;
+  for (int i = 0; i < e->n; i++) {
+    double w = (-r[i] - yp0[i]) / d / (e->rtol * fabs(y0[i]) + e->atol);
+    sum += w * w;
+  }
+  double ypp = sqrt(sum / e->n);
+  return ypp > 0 ? fmin(h, 0.5 * sqrt(2.0 / ypp)) : h;
+}
+
 static int ida_reinit(bsim_engine *e, double t0, const double *y0,
                       const double *yp0) {
+  /* a second reinit at the same point (better y' for the algebraic
+   * unknowns) keeps the first one's step */
+  double h0 = e->sun.stepped || t0 != e->sun.t ? restart_step(e, t0, y0, yp0)
+                                               : e->restart_h;
+  e->restart_h = h0;
   bsim_sun_before_restart(&e->sun);
   bsim_sun_load(e->y, y0, e->n);
   bsim_sun_load(e->yp, yp0, e->n);
   int flag = IDAReInit(e->mem, t0, e->y, e->yp);
+  if (flag >= 0) flag = IDASetInitStep(e->mem, h0);
   if (flag < 0) {
     bsim_sun_fail(&e->sun, "restarting", flag, t0);
     return -1;
@@ -396,9 +456,25 @@ static int ida_reinit(bsim_engine *e, double t0, const double *y0,
   return bsim_sun_restarted(&e->sun, t0);
 }
 
+/* Given values consistent already: the residual there is below what IDA's
+ * own Newton iteration would leave, weighted as its error test weighs y.
+ * An ODE-form problem whose y' is f passes exactly, and so does a DAE
+ * whose algebraic unknowns an event left as they were: no solve then. */
+static int consistent(bsim_engine *e) {
+  const double *y = N_VGetArrayPointer(e->y), *yp = N_VGetArrayPointer(e->yp);
+  double *r = N_VGetArrayPointer(e->tmp), sum = 0;
+  e->extra_res++;
+  if (e->residual(e->sun.t, y, yp, r, e->user) != BSIM_CB_OK) return 0;
+  for (int i = 0; i < e->n; i++) {
+    double w = r[i] / (e->rtol * fabs(y[i]) + e->atol);
+    sum += w * w;
+  }
+  return sqrt(sum / e->n) <= CONSISTENT_WRMS;
+}
+
 /* The guesses are those given to create/reinit; y and yp are outputs. */
 static int ida_calc_ic(bsim_engine *e, double tout1, double *y, double *yp) {
-  if (e->calcic != IC_NONE) {
+  if (e->calcic != IC_NONE && !(e->calcic == IC_YA_YDP && consistent(e))) {
     if (!(tout1 > e->sun.t)) {
       snprintf(e->sun.err, sizeof e->sun.err,
                "ida: consistent initial values need tout1 > t0 (t0=%.17g, "
@@ -464,6 +540,24 @@ static int ida_worst_component(bsim_engine *e) {
   return best;
 }
 
+static int ida_carry_terms(const bsim_engine *e, double t) {
+  return e->sun.stepped && t == e->sun.t ? bsim_ida_carry_terms(e->mem, t) : 0;
+}
+
+static int ida_carry(bsim_engine *e, double t, int nterms,
+                     const double *const *jumps) {
+  if (ida_carry_terms(e, t) == 0 ||
+      bsim_ida_carry(e->mem, t, nterms, jumps) != 0)
+    return 1;
+  int rc = bsim_ida_carry_roots(e->mem);
+  if (rc < 0)
+    snprintf(e->sun.err, sizeof e->sun.err,
+             "ida: the zero-crossing functions failed at t=%.17g after an "
+             "event",
+             t);
+  return rc;
+}
+
 const bsim_engine_type bsim_engine_ida = {
     .name = "ida",
     .summary = "SUNDIALS IDA: variable-order, variable-step BDF for implicit "
@@ -482,4 +576,6 @@ const bsim_engine_type bsim_engine_ida = {
     .last_error = ida_last_error,
     .worst_component = ida_worst_component,
     .free = ida_free,
+    .carry_terms = ida_carry_terms,
+    .carry = ida_carry,
 };

@@ -385,7 +385,16 @@ enum {
    * bsim_define_lookup (EXPRESSION: the names inside its expression), so
    * its result can change while the parameter values stay the same: a
    * derived run (bsim_sim_derive) always runs it again. */
-  BSIM_TYPE_READS_CONTEXT = 1u << 8
+  BSIM_TYPE_READS_CONTEXT = 1u << 8,
+  /* Linear with constant coefficients while the integrator runs: with its
+   * modes frozen, the outputs and state derivatives are affine functions of
+   * the inputs and states whose coefficients come from parameters only
+   * (never from t, z or the work memory). Terms that depend on t alone are
+   * allowed. When an event changes only inputs of such blocks, the jump of
+   * every derivative of the solution follows exactly from their Jacobian,
+   * and the scheduler can carry the integrator's history across the event
+   * instead of restarting it (docs/scheduler.md). */
+  BSIM_TYPE_LINEAR = 1u << 9
 };
 
 typedef struct bsim_block_type {
@@ -420,10 +429,10 @@ typedef struct bsim_block_type {
    * may call functions: "in(size($,'*'))". Older dialogs of a block may
    * have had other fields: alternatives separated by '|' are tried, the
    * one with as many entries as the file has fields wins, else the first
-   * with more (the missing trailing parameters keep their defaults). "" = a block without dialog
-   * fields. NULL: the type has no mapping; an .xcos reader then falls back
-   * to the model data stored in the file when it names a known simulation
-   * function. docs/xcos.md documents all of this for users. */
+   * with more (the missing trailing parameters keep their defaults). "" = a
+   * block without dialog fields. NULL: the type has no mapping; an .xcos reader
+   * then falls back to the model data stored in the file when it names a known
+   * simulation function. docs/xcos.md documents all of this for users. */
   const char *xcos_exprs;
 } bsim_block_type;
 

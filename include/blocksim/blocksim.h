@@ -128,6 +128,11 @@ typedef struct bsim_options {
    * (a signal handler, a watchdog thread sets it) the run stops with
    * status 1, "interrupted at t=...". NULL: never. */
   const volatile sig_atomic_t *cancel;
+  /* 1: restart the integrator after every event that changes what it
+   * sees, never carrying its history across (docs/scheduler.md, "Carrying
+   * the history"); for comparisons. 0 (default): carry where the rule
+   * allows. */
+  int no_carry;
 } bsim_options;
 
 BSIM_API void bsim_options_init(bsim_options *o);

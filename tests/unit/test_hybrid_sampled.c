@@ -1,9 +1,10 @@
 /*
  * End-to-end tests of clocked (sampled-data) diagrams: a discrete PI loop
  * around a continuous plant against its exact discretisation, and the
- * scheduler's choice between hot continuation and cold restart: a scope on
- * a fast clock must not disturb the integrator at all, and a held input
- * must restart it exactly at the ticks where the held value changes.
+ * scheduler's choice between hot continuation, carrying the history and
+ * cold restart: a scope on a fast clock must not disturb the integrator at
+ * all, and a held input must stop it exactly at the ticks where the held
+ * value changes.
  */
 #include "test_hybrid_common.h"
 
@@ -12,8 +13,8 @@
  * the input held over each period the plant is exactly
  * y_{k+1} = a y_k + (1 - a) u_k, a = e^(-T/tau), and the PI is
  * u_k = u_{k-1} + Kp (e_k - e_{k-1}) + Ki T e_k, e_k = r - y_k (zero
- * initial state). Each period is integrated afresh after a cold restart
- * with rtol 1e-11, atol 1e-13; the closed loop is stable (poles inside
+ * initial state). Each period is integrated with rtol 1e-11, atol 1e-13,
+ * the history carried across each tick; the closed loop is stable (poles inside
  * the unit circle), so 30 periods accumulate at most a few 1e-10: 1e-8
  * leaves room while a tick applied a period late, or a controller that
  * reads the plant after its own update, is off by 1e-2 or more. */
@@ -76,18 +77,20 @@ static void test_sampled_pi(void) {
                   e2e_value(s, i, cu), kk, kk < N ? u[kk] : NAN);
       }
     }
-    /* Every tick changes the held u, which the plant sees: one cold
-     * restart each, except the tick at t = 0, served before the start
-     * (itself one cold restart); the tick due at the final time is not
-     * served (as in Xcos). Nothing is hot. */
+    /* Every tick changes the held u, which the plant sees; the plant is
+     * linear, so each tick but the one at t = 0 (served before the start,
+     * the one cold restart) is carried across without a restart; the
+     * tick due at the final time is not served (as in Xcos). Nothing is
+     * hot. */
     hy_print_stats(s, "sampled_pi");
     double ev = hy_stat(s, "events");
     E2E_CHECK(ev == (double)rows, "sampled_pi: %g events for %zu ticks", ev,
               rows);
-    E2E_CHECK(hy_stat(s, "cold-restarts") == ev,
-              "sampled_pi: %g cold restarts, want %g (start + ticks in "
-              "(0, tf))",
-              hy_stat(s, "cold-restarts"), ev);
+    E2E_CHECK(hy_stat(s, "cold-restarts") == 1 &&
+                  hy_stat(s, "carried") == ev - 1,
+              "sampled_pi: %g cold restarts and %g carried, want 1 and %g "
+              "(ticks in (0, tf))",
+              hy_stat(s, "cold-restarts"), hy_stat(s, "carried"), ev - 1);
     E2E_CHECK(hy_stat(s, "downgrades") == 0 && hy_stat(s, "hot-continues") == 0,
               "sampled_pi: %g downgrades, %g hot continues, want 0 and 0",
               hy_stat(s, "downgrades"), hy_stat(s, "hot-continues"));
@@ -167,10 +170,11 @@ static double stairs_y(double t, const void *arg) {
 }
 
 /* 4b. Ten ticks (0.05 .. 0.95); the held value 0,0,1,1,2,2,3,3,4,4
- * changes at ticks 3, 5, 7, 9: exactly 4 cold restarts besides the
- * start, and 6 downgrades (the ticks where it does not change). The
- * clock's tree reaches the plant, so no tick is hot. The plant output
- * against its closed form: 1e-6 (rtol 1e-8, the bound of test 4a). */
+ * changes at ticks 3, 5, 7, 9: exactly 4 carried across (the plant is
+ * linear), no cold restart besides the start, and 6 downgrades (the ticks
+ * where it does not change). The clock's tree reaches the plant, so no
+ * tick is hot. The plant output against its closed form: 1e-6 (rtol 1e-8,
+ * the bound of test 4a). */
 static void test_staircase(void) {
   bsim_diagram *d;
   bsim_sim *s = hy_run("staircase.xml", NULL, &d);
@@ -178,9 +182,10 @@ static void test_staircase(void) {
     hy_print_stats(s, "staircase");
     E2E_CHECK(hy_stat(s, "events") == 10, "staircase: %g events, want 10",
               hy_stat(s, "events"));
-    E2E_CHECK(hy_stat(s, "cold-restarts") == 5,
-              "staircase: %g cold restarts, want 5 (start + 4 changes)",
-              hy_stat(s, "cold-restarts"));
+    E2E_CHECK(hy_stat(s, "cold-restarts") == 1 && hy_stat(s, "carried") == 4,
+              "staircase: %g cold restarts and %g carried, want 1 (the "
+              "start) and 4 (the changes)",
+              hy_stat(s, "cold-restarts"), hy_stat(s, "carried"));
     E2E_CHECK(hy_stat(s, "downgrades") == 6, "staircase: %g downgrades, want 6",
               hy_stat(s, "downgrades"));
     E2E_CHECK(hy_stat(s, "hot-continues") == 0,

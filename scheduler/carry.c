@@ -1,0 +1,160 @@
+/*
+ * Going on across an event without restarting the integrator, when all
+ * the event did is kink the solution through a linear part (the rule and
+ * its reasons: docs/scheduler.md, "Carrying the history"; which signals
+ * qualify: carry_plan.c). The event has been served at a stop time, so
+ * the engine's last step ends exactly there; y did not jump and no mode
+ * changed. The jump of y' is f after the event minus f before it, and
+ * for a linear part the jump of y^(m+1) is J^m times that, J taken by
+ * differences of f (exact for a linear f). The engine adds the Taylor
+ * polynomial of these jumps to its history (bsim_engine_type.carry) and
+ * integrates on, at the order and step size it had reached.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/run.h"
+
+/* Enough for any BDF history (IDA: order 5 and its last correction). */
+enum { MAX_TERMS = 8 };
+
+int bsim_run_carry_alloc(run_state *r) {
+  const bsim_plan *p = r->p;
+  size_t nz = 0, ny = (size_t)p->ny;
+  for (int b = 0; b < p->nblocks; b++)
+    if (p->blocks[b].active) nz += (size_t)r->run->blocks[b].b.nz;
+  r->nsnap_z = nz;
+  r->snap_z = calloc(nz ? nz : 1, sizeof(double));
+  if (!r->snap_z) return -1;
+  if (r->s->no_carry || !r->s->engine->carry || !p->carry_any) return 0;
+  /* f before, f after, a perturbed y, the jumps, the output buffers */
+  r->carry_buf = calloc((3 + MAX_TERMS) * ny + p->noutbuf, sizeof(double));
+  return r->carry_buf ? 0 : -1;
+}
+
+void bsim_run_carry_free(run_state *r) {
+  free(r->snap_z);
+  free(r->carry_buf);
+}
+
+/* The discrete states of active blocks enter f without showing in any
+ * output: an event that changes them changes the equations themselves. */
+static void z_walk(run_state *r, int save, int *same) {
+  const bsim_plan *p = r->p;
+  double *s = r->snap_z;
+  for (int b = 0; b < p->nblocks; b++) {
+    const bsim_block *blk = &r->run->blocks[b].b;
+    if (!p->blocks[b].active || blk->nz == 0) continue;
+    size_t len = sizeof(double) * (size_t)blk->nz;
+    if (save)
+      memcpy(s, blk->z, len);
+    else if (memcmp(s, blk->z, len) != 0)
+      *same = 0;
+    s += blk->nz;
+  }
+}
+
+void bsim_run_carry_snapshot(run_state *r) {
+  z_walk(r, 1, NULL);
+}
+
+/* Every signal the continuous part reads that changed is one whose
+ * change can be carried; y, the modes and the active blocks' discrete
+ * states did not change. */
+static int qualifies(const run_state *r) {
+  const bsim_plan *p = r->p;
+  if (memcmp(r->snap_y, r->y, sizeof(double) * (size_t)p->ny) != 0 ||
+      memcmp(r->snap_modes, r->modes, sizeof(int) * (size_t)p->nmodes) != 0)
+    return 0;
+  int same = 1;
+  z_walk((run_state *)r, 0, &same);
+  if (!same) return 0;
+  const double *now = r->run->outbufs;
+  for (size_t i = 0; i < p->noutbuf; i++)
+    if (p->relevant[i] && !p->carry_entry[i] && r->snap_out[i] != now[i] &&
+        !(isnan(r->snap_out[i]) && isnan(now[i])))
+      return 0;
+  return 1;
+}
+
+/* f = -F(t, y, 0) on the differential rows (F = y' - f there). */
+static int rhs(run_state *r, const double *y, double *f) {
+  const bsim_plan *p = r->p;
+  memset(r->yp, 0, sizeof(double) * (size_t)p->ny);
+  r->carry_res++;
+  if (bsim_run_residual(r->t, y, r->yp, r->res, r->run) != BSIM_CB_OK)
+    return -1;
+  for (int i = 0; i < p->ny; i++)
+    f[i] = i < p->nx ? -r->res[i] : 0.0;
+  return 0;
+}
+
+/* The jump of y' (before: with the signals as they were before the
+ * event), then J^m of it by differences; nterms vectors into jumps. */
+static int derivative_jumps(run_state *r, int nterms, double **jumps) {
+  const bsim_plan *p = r->p;
+  int ny = p->ny;
+  double *before = r->carry_buf, *after = before + ny, *ypert = after + ny;
+  double *outs = jumps[0] + (size_t)MAX_TERMS * (size_t)ny;
+  double *outbufs = r->run->outbufs;
+  memcpy(outs, outbufs, sizeof(double) * p->noutbuf);
+  memcpy(outbufs, r->snap_out, sizeof(double) * p->noutbuf);
+  int rc = rhs(r, r->y, before);
+  memcpy(outbufs, outs, sizeof(double) * p->noutbuf);
+  if (rc != 0 || rhs(r, r->y, after) != 0) return -1;
+  double ymax = 0;
+  for (int i = 0; i < ny; i++) {
+    jumps[0][i] = after[i] - before[i];
+    if (jumps[0][i] != 0 && !p->carry_state[i]) return 1;
+    ymax = fmax(ymax, fabs(r->y[i]));
+  }
+  for (int m = 1; m < nterms; m++) {
+    const double *d = jumps[m - 1];
+    double dmax = 0;
+    for (int i = 0; i < ny; i++)
+      dmax = fmax(dmax, fabs(d[i]));
+    if (dmax == 0) {
+      memset(jumps[m], 0, sizeof(double) * (size_t)ny);
+      continue;
+    }
+    /* f is linear where d lives: any step is exact up to rounding, one of
+     * the size of y keeps that rounding relative to f */
+    double eps = (1.0 + ymax) / dmax;
+    for (int i = 0; i < ny; i++)
+      ypert[i] = r->y[i] + eps * d[i];
+    if (rhs(r, ypert, jumps[m]) != 0) return -1;
+    for (int i = 0; i < ny; i++)
+      jumps[m][i] = (jumps[m][i] - after[i]) / eps;
+  }
+  return 0;
+}
+
+int bsim_run_try_carry(run_state *r, bsim_error *err) {
+  const bsim_engine_type *et = r->s->engine;
+  if (!r->carry_buf || r->run->errs.cold || !qualifies(r)) return 0;
+  int nterms = et->carry_terms(r->eng, r->t);
+  if (nterms <= 0 || nterms > MAX_TERMS) return 0;
+  size_t ny = (size_t)r->p->ny;
+  double *jumps[MAX_TERMS];
+  for (int m = 0; m < MAX_TERMS; m++)
+    jumps[m] = r->carry_buf + 3 * ny + (size_t)m * ny;
+  int rc = derivative_jumps(r, nterms, jumps);
+  /* the outputs now hold the last difference's values: settle them again
+   * at (t, y), and y' to the one the engine will hand out */
+  if (bsim_run_settle(r, err) != 0) return -1;
+  if (rc < 0) return bsim_run_fail(r, err);
+  if (rc > 0) return 0;
+  rc = et->carry(r->eng, r->t, nterms, (const double *const *)jumps);
+  if (rc < 0) {
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", et->last_error(r->eng));
+    return -1;
+  }
+  if (rc > 0) return 0;
+  if (et->interpolate(r->eng, r->t, 1, r->yp) != 0) {
+    bsim_error_set(err, BSIM_ERR_SIM, "%s", et->last_error(r->eng));
+    return -1;
+  }
+  r->carries++;
+  return 1;
+}

@@ -1,0 +1,118 @@
+/*
+ * Which discontinuities the integrator's history can be carried across
+ * (scheduler/carry.c does it at run time), decided once at compile time.
+ *
+ * An event that leaves y and the modes alone but changes signals the
+ * continuous part reads kinks the solution: y stays continuous, its
+ * derivatives jump. When everything those signals reach is linear with
+ * constant coefficients (BSIM_TYPE_LINEAR: explicit states, no algebraic
+ * loop), the jump of every derivative follows exactly from the jump of
+ * y' and the Jacobian: y^(m+1) jumps by J^m (f+ - f-). A block *matters*
+ * when it has states or its outputs reach states through blocks evaluated
+ * in the residual; a changed signal may be carried when no block that
+ * matters and is reachable from it (through active blocks) is nonlinear.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/plan.h"
+
+static int linear_block(const bsim_plan *p, int b) {
+  const bsim_flat_block *fb = p->blocks[b].fb;
+  const bsim_block_type *t = fb->run_type ? fb->run_type : fb->type;
+  if (!(t->flags & BSIM_TYPE_LINEAR) || fb->model.implicit ||
+      bsim_plan_is_comp(p, b))
+    return 0;
+  for (int k = 0; k < fb->model.nout; k++)
+    if (p->torn_of[p->portbase[b] + k] >= 0) return 0;
+  return 1;
+}
+
+/* matters[b]: b has states, closes a loop or is an acausal component
+ * (rows of F besides y' - f), or reaches such a block through active
+ * consumers (a backward walk over the data links). */
+static void mark_matters(const bsim_plan *p, char *matters, int *queue) {
+  int tail = 0;
+  for (int b = 0; b < p->nblocks; b++) {
+    int torn = 0;
+    for (int k = 0; k < p->blocks[b].fb->model.nout; k++)
+      torn |= p->torn_of[p->portbase[b] + k] >= 0;
+    if (p->blocks[b].fb->model.nx > 0 || torn || bsim_plan_is_comp(p, b)) {
+      matters[b] = 1;
+      queue[tail++] = b;
+    }
+  }
+  for (int head = 0; head < tail; head++) {
+    int c = queue[head];
+    for (int e = p->src_start[c]; e < p->src_start[c + 1]; e++) {
+      int s = p->src_block[e];
+      if (p->blocks[s].active && !matters[s]) {
+        matters[s] = 1;
+        queue[tail++] = s;
+      }
+    }
+  }
+}
+
+/* bad[b]: an active b that is nonlinear and matters, or reaches such a
+ * block through active consumers; for an inactive b, one of its consumers
+ * is bad. */
+static void mark_bad(const bsim_plan *p, const char *matters, char *bad,
+                     int *queue) {
+  int tail = 0;
+  for (int b = 0; b < p->nblocks; b++)
+    if (matters[b] && !linear_block(p, b)) {
+      bad[b] = 1;
+      queue[tail++] = b;
+    }
+  for (int head = 0; head < tail; head++) {
+    int c = queue[head];
+    for (int e = p->src_start[c]; e < p->src_start[c + 1]; e++) {
+      int s = p->src_block[e];
+      if (bad[s]) continue;
+      bad[s] = 1;
+      if (p->blocks[s].active)
+        queue[tail++] = s; /* R(s) goes on only
+                              through active ones */
+    }
+  }
+}
+
+int bsim_plan_carry_prepare(bsim_plan *p) {
+  int n = p->nblocks;
+  p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
+  p->carry_state = calloc((size_t)p->ny, 1);
+  char *matters = calloc((size_t)n + 1, 1), *bad = calloc((size_t)n + 1, 1);
+  int *queue = calloc((size_t)n + 1, sizeof(int));
+  int rc = -1;
+  if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
+    goto done;
+  mark_matters(p, matters, queue);
+  mark_bad(p, matters, bad, queue);
+  for (int b = 0; b < n; b++) {
+    const bsim_model *m = &p->blocks[b].fb->model;
+    if (bad[b]) continue;
+    for (int k = 0; k < m->nout; k++) {
+      size_t off = p->outoff[p->portbase[b] + k];
+      size_t len = (size_t)(m->out[k] * m->out2[k]);
+      for (size_t i = off; i < off + len; i++)
+        if (p->relevant[i]) {
+          p->carry_entry[i] = 1;
+          p->carry_any = 1;
+        }
+    }
+    if (p->blocks[b].xoff >= 0)
+      memset(p->carry_state + p->blocks[b].xoff, 1, (size_t)m->nx);
+  }
+  rc = 0;
+done:
+  free(matters);
+  free(bad);
+  free(queue);
+  return rc;
+}
+
+void bsim_plan_carry_free(bsim_plan *p) {
+  free(p->carry_entry);
+  free(p->carry_state);
+}

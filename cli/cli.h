@@ -11,10 +11,10 @@ int bsim_cli_report(const bsim_error *err);
 /* palettes.c: the Xcos palette table that ends --markdown. */
 void bsim_cli_palettes_markdown(const bsim_library *lib);
 int bsim_cli_blocks(const bsim_library *lib, int argc, char **argv);
-/* Apply -p TARGET=VALUE overrides (each contains '='). 0, or -1 with err. */
 /* Print the diagram's and the run's notes (what was done as Xcos does)
  * to stderr; either may be NULL. */
 void bsim_cli_notes(const bsim_diagram *d, const bsim_sim *s);
+/* Apply -p TARGET=VALUE overrides (each contains '='). 0, or -1 with err. */
 int bsim_cli_override(bsim_diagram *d, const char *const *params, int n,
                       bsim_error *err);
 int bsim_cli_solvers(const bsim_library *lib, int argc, char **argv);
@@ -30,6 +30,8 @@ int bsim_cli_plot_path_ok(const char *path);
 /* sweep.c: `blocksim sweep`, `blocksim merge` */
 int bsim_cli_sweep(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_merge(int argc, char **argv);
+/* convert.c: `blocksim convert` */
+int bsim_cli_convert(const bsim_library *lib, int argc, char **argv);
 /* analyze.c */
 int bsim_cli_analyze(const bsim_library *lib, int argc, char **argv);
 int bsim_cli_linearize(const bsim_library *lib, int argc, char **argv);

@@ -25,6 +25,8 @@ static const char usage_text[] =
     "                    [-p BLOCKPATH.PARAM=VALUE]... [-p "
     "CONTEXTVAR=VALUE]...\n"
     "       blocksim check DIAGRAM\n"
+    "       blocksim convert DIAGRAM [-o OUT.xml] [--observe "
+    "NAME=PATH:PORT]...\n"
     "       blocksim analyze DIAGRAM [--at T] [--export-jacobian DIR] [-p "
     "...]\n"
     "       blocksim linearize DIAGRAM --inputs PATH:PORT,... --outputs "
@@ -429,6 +431,7 @@ static int dispatch(const bsim_library *lib, const char *cmd, int argc,
   if (strcmp(cmd, "plot") == 0) return bsim_cli_plot(argc, argv);
   if (strcmp(cmd, "sweep") == 0) return bsim_cli_sweep(lib, argc, argv);
   if (strcmp(cmd, "merge") == 0) return bsim_cli_merge(argc, argv);
+  if (strcmp(cmd, "convert") == 0) return bsim_cli_convert(lib, argc, argv);
   return bsim_cli_usage("unknown command '%s'", cmd);
 }
 

@@ -26,6 +26,10 @@ typedef struct bsim_flat_block {
   /* Acausal components: the connection set (bsim_flat.nodes) of each of
    * the model's ncon connectors. NULL for other blocks. */
   int *con_node;
+  /* 1: the block runs on the model its file gives (dg_block.stored: an
+   * Xcos stored model, used as is or fallen back on, or a native
+   * <model>), not on its define step. */
+  int stored;
 } bsim_flat_block;
 
 /* A connection set of acausal connectors (diagrams/connect.c): its

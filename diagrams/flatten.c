@@ -440,6 +440,7 @@ static int take_blocks(fl *f, bsim_flat *out) {
     b->model = nd->model;
     b->line = nd->line;
     b->values = nd->values;
+    b->stored = nd->stored;
     if (!(b->raw_sizes = raw_sizes(&b->model))) return dg_fl_nomem(f);
     if (!(b->path = strdup(nd->path))) return dg_fl_nomem(f);
     b->run_type =

@@ -32,6 +32,7 @@ typedef struct node {
   int inbase;         /* first slot of its inputs in fl.feed */
   int flat;           /* index among flat blocks, -1 for port blocks */
   bsim_value *values; /* evaluated parameters, type->nparams */
+  int stored;         /* runs on the model its file gives (leaf.c) */
 } node;
 
 typedef struct inst {

@@ -89,13 +89,14 @@ int dg_fl_stored_leaf(fl *f, const dg_block *b, node *n) {
   if (b->nparams > 0) {
     bsim_error_set(f->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s' (%s): unknown parameter '%s': this "
-                   "block runs on the model data stored in the Xcos file "
-                   "and has no named parameters",
+                   "block runs on the model data its file gives and has no "
+                   "named parameters",
                    f->file, b->params[0].line ? b->params[0].line : b->line,
                    n->path, b->gui ? b->gui : n->type->name, b->params[0].name);
     return -1;
   }
   if (dg_model_copy(&n->model, b->stored) != 0) return dg_fl_nomem(f);
+  n->stored = 1;
   return 0;
 }
 
@@ -148,6 +149,7 @@ int dg_fl_define_leaf(fl *f, const dg_block *b, node *n,
   bsim_values_free(values, t->nparams);
   if (scratch.status == BSIM_ERR_NOMEM) return dg_fl_nomem(f);
   if (dg_model_copy(&n->model, b->stored) != 0) return dg_fl_nomem(f);
+  n->stored = 1;
   return note(f,
               "%s (the block keeps the parameters stored in the file, as "
               "Xcos does)",

@@ -28,4 +28,9 @@ void dg_xml_keep_first(dg_xml_error *fe, const xmlError *e);
 bsim_diagram *dg_native_read(const char *path, xmlDocPtr doc,
                              const bsim_library *lib, bsim_error *err);
 
+/* A block's <model> element (xml_model.c): the run-time model it gives,
+ * into *out (malloc'ed); 0, or -1 with err set (file:line). */
+int dg_xml_read_model(const char *file, xmlNodePtr n, bsim_model **out,
+                      bsim_error *err);
+
 #endif

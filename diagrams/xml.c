@@ -29,11 +29,11 @@
 typedef struct attr_rule {
   const char *elem;
   int nrequired;
-  const char *attrs[5];
+  const char *attrs[16];
 } attr_rule;
 
 static const attr_rule attr_rules[] = {
-    {"diagram", 0, {"name"}},
+    {"diagram", 0, {"name", "dialect"}},
     {"var", 2, {"name", "value"}},
     {"simulation",
      1,
@@ -47,6 +47,12 @@ static const attr_rule attr_rules[] = {
     {"activation", 2, {"from", "to"}},
     {"observe", 2, {"name", "signal"}},
     {"library", 1, {"path"}},
+    {"model",
+     0,
+     {"in", "in2", "dep-u", "out", "out2", "event-inputs", "firing", "dep-t",
+      "state", "dstate", "rpar", "ipar", "zero-crossings", "modes",
+      "implicit"}},
+    {"opar", 2, {"rows", "cols"}},
 };
 
 typedef struct reader {
@@ -319,6 +325,17 @@ static int read_block(reader *r, xmlNodePtr c, dg_block *b) {
   }
   if (!(b->type = attr(c, "type"))) return nomem(r), -1;
   if (read_params(r, c, "param", &b->params, &b->nparams)) return -1;
+  for (xmlNodePtr m = c->children; m; m = m->next) {
+    if (!is_elem(m, "model")) continue;
+    if (b->nparams > 0) {
+      bsim_error_set(r->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s': a block given by its <model> has no "
+                     "<param> (its type's define step does not run)",
+                     r->file, b->params[0].line, b->id);
+      return -1;
+    }
+    if (dg_xml_read_model(r->file, m, &b->stored, r->err)) return -1;
+  }
   return check_block(r, b);
 }
 
@@ -491,7 +508,7 @@ static int diagnose(xmlNodePtr n, char *msg, size_t len, int *line) {
       }
       for (xmlAttrPtr a = n->properties; a; a = a->next) {
         int known = 0;
-        for (int i = 0; i < 5 && rule->attrs[i]; i++)
+        for (int i = 0; i < 16 && rule->attrs[i]; i++)
           known |= strcmp((const char *)a->name, rule->attrs[i]) == 0;
         if (!known) {
           snprintf(msg, len, "<%s> has an unknown attribute '%s'", rule->elem,
@@ -532,7 +549,11 @@ static int validate(const char *file, xmlDocPtr doc, bsim_error *err) {
     } else if (fe.have) {
       char why[512];
       int line = fe.line;
-      if ((line <= 0 || strstr(fe.msg, "failed to validate attributes")) &&
+      /* libxml2 reports an unknown attribute of an element with optional
+       * children as a missing child ("Expecting an element opar, got
+       * nothing") */
+      if ((line <= 0 || strstr(fe.msg, "failed to validate attributes") ||
+           strstr(fe.msg, "Expecting an element")) &&
           diagnose(xmlDocGetRootElement(doc), why, sizeof why, &line))
         bsim_error_set(err, BSIM_ERR_INPUT,
                        "%s:%d: %s (schema: %s; hint: docs/format.md describes "
@@ -597,6 +618,10 @@ bsim_diagram *dg_native_read(const char *path, xmlDocPtr doc,
     return NULL;
   }
   init_settings(&d->settings);
+  xmlChar *dialect =
+      xmlGetProp(xmlDocGetRootElement(doc), (const xmlChar *)"dialect");
+  d->scilab = dialect && strcmp((const char *)dialect, "scilab") == 0;
+  xmlFree(dialect);
   d->lib = r.lib = read_libraries(&r, xmlDocGetRootElement(doc), lib);
   if (d->lib) d->root = read_level(&r, xmlDocGetRootElement(doc), d, NULL);
   if (d->root && dg_compile_cblocks(d, err) != 0) {

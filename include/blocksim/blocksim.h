@@ -220,6 +220,20 @@ BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
  * algebraic unknowns, as Scilab switches to an implicit solver). */
 BSIM_API const char *bsim_sim_solver(const bsim_sim *s);
 
+/* The diagram in blocksim's native format (docs/format.md), as `blocksim
+ * convert` writes it: named parameters as the file gives them, a <model>
+ * for each block that runs on the model an Xcos file stores, the Scilab
+ * dialect of an Xcos file's expressions, its contexts, settings, engine
+ * and observed signals; running it gives the same numbers. Which blocks
+ * fell back on their stored model and which engine runs come from a run
+ * prepared from d: s, or one made here when s is NULL (d must then be able
+ * to run). The notes of the diagram and of that run become comments.
+ * *text is malloc'ed and NUL-terminated (the caller frees it), *len its
+ * length. 0, or -1 with err set (status 2: d cannot run, or has something
+ * the native format cannot express, such as a compiled C block). */
+BSIM_API int bsim_diagram_to_native(const bsim_diagram *d, const bsim_sim *s,
+                                    char **text, size_t *len, bsim_error *err);
+
 /* Notes from preparing the run, in order (NULL past the end): e.g. an Xcos
  * block whose dialog fields do not evaluate, which keeps the parameters
  * stored in its file as Xcos does. */

@@ -57,3 +57,38 @@ expect_fail(2 "missing_port\\.xcos:[0-9]+: link to a missing port 'no-such-port'
             check "${errs}/missing_port.xcos")
 expect_fail(2 "unknown_block\\.xcos:[0-9]+: block 'times3/NO_SUCH_BLOCK_1': blocksim has no block NO_SUCH_BLOCK"
             run "${errs}/unknown_block.xcos")
+
+# convert: the native diagram runs the same, record for record, byte for
+# byte (scopes, a fallen-back stale dialog as a <model>, -o and stdout).
+foreach(src "${basic}" "${DATA}/xcos/variants/stale_gain.xcos")
+  get_filename_component(stem "${src}" NAME_WE)
+  expect_ok(convert "${src}" -o "${WORK}/${stem}.xml")
+  expect_ok(run "${src}" --scopes "${WORK}/${stem}_a")
+  expect_ok(run "${WORK}/${stem}.xml" --scopes "${WORK}/${stem}_b")
+  file(GLOB recs RELATIVE "${WORK}/${stem}_a" "${WORK}/${stem}_a/*.csv")
+  if(recs STREQUAL "")
+    message(FATAL_ERROR "convert ${stem}: no scope record to compare")
+  endif()
+  foreach(r IN LISTS recs)
+    file(READ "${WORK}/${stem}_a/${r}" a)
+    file(READ "${WORK}/${stem}_b/${r}" b)
+    if(NOT a STREQUAL b)
+      message(FATAL_ERROR "convert ${stem}: ${r} differs from the Xcos run")
+    endif()
+  endforeach()
+endforeach()
+file(READ "${WORK}/basic.xml" conv)
+expect_match("${conv}" "dialect=\"scilab\"" "convert: Scilab dialect")
+expect_match("${conv}" "solver=\"cvode-bdf\"" "convert: the engine")
+file(READ "${WORK}/stale_gain.xml" conv)
+expect_match("${conv}" "<model [^>]*rpar=" "convert: the stored model")
+expect_match("${conv}" "does not evaluate" "convert: the dialog kept as a comment")
+expect_ok(convert "${basic}" --observe y=INTEGRAL_m_1:1)
+expect_match("${RUN_OUT}" "<observe name=\"y\" signal=\"INTEGRAL_m_1:1\"/>"
+             "convert --observe, on stdout")
+expect_fail(2 "convert needs a DIAGRAM" convert)
+expect_fail(2 "convert: unknown option '--tf'" convert "${basic}" --tf 3)
+expect_fail(2 "unknown_block\\.xcos:[0-9]+: block 'times3/NO_SUCH_BLOCK_1'"
+            convert "${errs}/unknown_block.xcos" -o "${WORK}/u.xml")
+expect_fail(2 "no-such-dir/x\\.xml: cannot write" convert "${basic}" -o
+            "${WORK}/no-such-dir/x.xml")

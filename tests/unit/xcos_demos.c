@@ -277,27 +277,40 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
+/* Run the diagram in text (len bytes); with native non-NULL, also convert
+ * it to the native format (*native malloc'ed, *nlen). */
+static bsim_sim *run_text(const char *text, size_t len, const char *name,
+                          double tf, char **native, size_t *nlen,
+                          bsim_error *err) {
+  bsim_diagram *d =
+      bsim_diagram_load_memory(name, text, len, test_library(), err);
+  if (!d) return NULL;
+  bsim_options o;
+  bsim_options_init(&o);
+  if (tf > 0) o.final_time = tf;
+  bsim_sim *s = bsim_sim_create(d, &o, err);
+  if (s && native && bsim_diagram_to_native(d, s, native, nlen, err) != 0) {
+    bsim_sim_free(s);
+    s = NULL;
+  }
+  bsim_diagram_free(d);
+  if (s && bsim_sim_run(s, err) != 0) {
+    bsim_sim_free(s);
+    return NULL;
+  }
+  return s;
+}
+
 static bsim_sim *run(const char *path, const char *name, double tf,
-                     bsim_error *err) {
+                     char **native, size_t *nlen, bsim_error *err) {
   size_t len = 0;
   char *text = read_file(path, &len);
   if (!text) {
     bsim_error_set(err, BSIM_ERR_INPUT, "%s: cannot read", path);
     return NULL;
   }
-  bsim_diagram *d =
-      bsim_diagram_load_memory(name, text, len, test_library(), err);
+  bsim_sim *s = run_text(text, len, name, tf, native, nlen, err);
   free(text);
-  if (!d) return NULL;
-  bsim_options o;
-  bsim_options_init(&o);
-  if (tf > 0) o.final_time = tf;
-  bsim_sim *s = bsim_sim_create(d, &o, err);
-  bsim_diagram_free(d);
-  if (s && bsim_sim_run(s, err) != 0) {
-    bsim_sim_free(s);
-    return NULL;
-  }
   return s;
 }
 
@@ -393,6 +406,8 @@ int main(int argc, char **argv) {
   int problems = 0;
   static const char *const variants[] = {".xcos.gz", ".orig.zcos", ".zcos"};
   bsim_sim *xcos = NULL;
+  char *native = NULL;
+  size_t nlen = 0;
   for (int v = 0; v < 3; v++) {
     char path[1024], name[512];
     snprintf(path, sizeof path, "%s/%s/%s%s", DEMOS, demo, demo, variants[v]);
@@ -405,9 +420,22 @@ int main(int argc, char **argv) {
     if (v == 0) name[strlen(name) - 3] = '\0'; /* the .xcos it holds */
     bsim_error err;
     bsim_error_clear(&err);
-    bsim_sim *s = run(path, name, tf, &err);
+    bsim_sim *s = run(path, name, tf, v == 0 ? &native : NULL, &nlen, &err);
     problems += check_cases(demo, variants[v] + 1, s, &err, report);
     char msg[512];
+    if (v == 0 && s) {
+      /* `blocksim convert`: the native diagram runs the same, bit for bit */
+      bsim_error cerr;
+      bsim_error_clear(&cerr);
+      snprintf(name, sizeof name, "%s.xml", demo);
+      bsim_sim *n = run_text(native, nlen, name, tf, NULL, NULL, &cerr);
+      if (!n || !same_records(s, n, msg, sizeof msg)) {
+        printf("convert: the native diagram does not run the same: %s\n",
+               n ? msg : cerr.message);
+        problems++;
+      }
+      bsim_sim_free(n);
+    }
     if (v == 2 && s && xcos && !same_records(xcos, s, msg, sizeof msg)) {
       printf("zcos: not bit-identical to the .xcos: %s\n", msg);
       problems++;
@@ -418,6 +446,7 @@ int main(int argc, char **argv) {
       bsim_sim_free(s);
   }
   bsim_sim_free(xcos);
+  free(native);
   if (problems) printf("%s: %d problem(s)\n", demo, problems);
   return problems != 0;
 }

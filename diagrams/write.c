@@ -1,0 +1,452 @@
+/*
+ * Writer of the native format (docs/format.md) from a diagram tree: what
+ * `blocksim convert` makes of an Xcos file. Blocks keep their named
+ * parameters as the reader mapped them from the dialogs; a block that runs
+ * on the model its file stores (Xcos keeps no dialog for it, or its dialog
+ * does not evaluate and Xcos keeps the stored values) is written with that
+ * model as a <model> element, so that the native file runs the same. The
+ * Scilab dialect, contexts, masks (as scripts), settings and observed
+ * signals are kept; what the reader noted becomes comments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "diagrams/dg_util.h"
+#include "diagrams/write.h"
+
+typedef struct wctx {
+  const bsim_diagram *d;
+  const bsim_flat *flat;
+  xmlTextWriterPtr w;
+  const char *solver;
+  /* paths of the flat blocks that run on their file's model, sorted */
+  char **stored;
+  int nstored;
+  bsim_error *err;
+  int failed; /* a libxml2 call failed (out of memory) */
+} wctx;
+
+/* Shortest of %.15g..%.17g that reads back as x. */
+static void fmt_num(double x, char *buf, size_t len) {
+  for (int p = 15; p <= 17; p++) {
+    snprintf(buf, len, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
+static void check(wctx *c, int rc) {
+  if (rc < 0) c->failed = 1;
+}
+
+static void start(wctx *c, const char *elem) {
+  check(c, xmlTextWriterStartElement(c->w, (const xmlChar *)elem));
+}
+
+static void end(wctx *c) {
+  check(c, xmlTextWriterEndElement(c->w));
+}
+
+static void attr(wctx *c, const char *name, const char *value) {
+  check(c, xmlTextWriterWriteAttribute(c->w, (const xmlChar *)name,
+                                       (const xmlChar *)value));
+}
+
+static void num_attr(wctx *c, const char *name, double x) {
+  char buf[40];
+  fmt_num(x, buf, sizeof buf);
+  attr(c, name, buf);
+}
+
+static void comment(wctx *c, const char *text) {
+  /* "--" may not appear inside a comment */
+  char *t = strdup(text);
+  if (!t) {
+    c->failed = 1;
+    return;
+  }
+  for (char *p = t; (p = strstr(p, "--")) != NULL;)
+    p[1] = ' ';
+  check(c, xmlTextWriterWriteComment(c->w, (const xmlChar *)t));
+  free(t);
+}
+
+/* A list of numbers as blank-separated text; ints when iv is given. */
+static void list_attr(wctx *c, const char *name, const double *dv,
+                      const int *iv, int n) {
+  if (n <= 0) return;
+  char *buf = malloc((size_t)n * 26 + 1);
+  if (!buf) {
+    c->failed = 1;
+    return;
+  }
+  size_t at = 0;
+  for (int i = 0; i < n; i++) {
+    if (i) buf[at++] = ' ';
+    if (iv)
+      at += (size_t)sprintf(buf + at, "%d", iv[i]);
+    else
+      fmt_num(dv[i], buf + at, 26), at += strlen(buf + at);
+  }
+  buf[at] = '\0';
+  attr(c, name, buf);
+  free(buf);
+}
+
+/* Whether v[0..n) is one bracketed group: "[...]" whose first '['
+ * closes at the end ("[1] [2]" is not). */
+static int one_group(const char *v, size_t n) {
+  if (n < 2 || v[0] != '[' || v[n - 1] != ']') return 0;
+  int depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i] == '[') depth++;
+    if (v[i] == ']' && --depth == 0) return i == n - 1;
+  }
+  return 0;
+}
+
+/* A parameter's value, without the brackets the Xcos reader puts round a
+ * numeric dialog field when they change nothing: "[0.5]" is written 0.5,
+ * "[K]" K and "[[1;-1]]" [1;-1]. A string parameter is written as is. */
+static void value_attr(wctx *c, const char *expr, int numeric) {
+  size_t n = strlen(expr);
+  char *v = strdup(expr);
+  if (!v) {
+    c->failed = 1;
+    return;
+  }
+  static const char word[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                             "WXYZ0123456789_.%";
+  while (numeric && one_group(v, n)) {
+    const char *in = v + 1;
+    size_t m = n - 2;
+    int simple =
+        m > 0 &&
+        (one_group(in, m) || strspn(in, word) == m ||
+         (m > 1 && in[0] == '-' && strspn(in + 1, "0123456789.eE") == m - 1));
+    if (!simple) break;
+    memmove(v, v + 1, m);
+    v[m] = '\0';
+    n = m;
+  }
+  attr(c, "value", v);
+  free(v);
+}
+
+static void int_attr(wctx *c, const char *name, int v) {
+  if (v) list_attr(c, name, NULL, &v, 1);
+}
+
+static void write_model(wctx *c, const bsim_model *m) {
+  start(c, "model");
+  list_attr(c, "in", NULL, m->in, m->nin);
+  list_attr(c, "in2", NULL, m->in2, m->nin);
+  int dep = 0;
+  for (int k = 0; k < m->nin; k++)
+    dep |= m->dep_u[k];
+  if (dep) list_attr(c, "dep-u", NULL, m->dep_u, m->nin);
+  list_attr(c, "out", NULL, m->out, m->nout);
+  list_attr(c, "out2", NULL, m->out2, m->nout);
+  int_attr(c, "event-inputs", m->nevin);
+  list_attr(c, "firing", m->firing, NULL, m->nevout);
+  int_attr(c, "dep-t", m->dep_t);
+  list_attr(c, "state", m->x0, NULL, m->nx);
+  list_attr(c, "dstate", m->z0, NULL, m->nz);
+  list_attr(c, "rpar", m->rpar, NULL, m->nrpar);
+  list_attr(c, "ipar", NULL, m->ipar, m->nipar);
+  int_attr(c, "zero-crossings", m->ng);
+  int_attr(c, "modes", m->nmode);
+  int_attr(c, "implicit", m->implicit);
+  for (int k = 0; k < m->nopar; k++) {
+    const bsim_value *o = &m->opar[k];
+    start(c, "opar");
+    list_attr(c, "rows", NULL, &o->rows, 1);
+    list_attr(c, "cols", NULL, &o->cols, 1);
+    int n = o->rows * o->cols;
+    char *buf = n > 0 ? malloc((size_t)n * 26 + 1) : NULL;
+    if (n > 0 && !buf) {
+      c->failed = 1;
+    } else if (n > 0) {
+      size_t at = 0;
+      for (int i = 0; i < n; i++) {
+        if (i) buf[at++] = ' ';
+        fmt_num(o->v[i], buf + at, 26);
+        at += strlen(buf + at);
+      }
+      check(c, xmlTextWriterWriteString(c->w, (const xmlChar *)buf));
+      free(buf);
+    }
+    end(c);
+  }
+  end(c);
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int runs_stored(const wctx *c, const dg_block *b, const char *path) {
+  if (!b->stored) return 0;
+  if (!b->stored_is_fallback) return 1;
+  const char *key = path;
+  return bsearch(&key, c->stored, (size_t)c->nstored, sizeof *c->stored,
+                 cmp_str) != NULL;
+}
+
+static int refuse(wctx *c, const dg_block *b, const char *path,
+                  const char *why) {
+  bsim_error_set(c->err, BSIM_ERR_INPUT,
+                 "%s:%d: block '%s' (%s): %s, which the native format "
+                 "cannot express yet",
+                 c->d->file, b->line, path, b->gui ? b->gui : b->type, why);
+  return -1;
+}
+
+static int is_numeric(const wctx *c, const char *type, const char *param) {
+  const bsim_block_type *t = bsim_library_find(c->d->lib, type);
+  int k = t ? dg_param_find(t, param) : -1;
+  return k >= 0 && t->params[k].kind != BSIM_PARAM_STRING;
+}
+
+static int write_block(wctx *c, const dg_block *b, const char *path) {
+  int stored = runs_stored(c, b, path);
+  if (b->gui && (!strcmp(b->gui, "CBLOCK") || !strcmp(b->gui, "CBLOCK4")))
+    return refuse(c, b, path, "a C block compiled from its source");
+  if (stored &&
+      (b->stored->nprobes || b->stored->zcdirs || b->stored->no_jacobian ||
+       b->stored->zcdir || (!b->stored_is_fallback && b->stored->sim)))
+    return refuse(c, b, path, "its stored model has settings");
+  const char *type = stored && b->stored_is_fallback && b->stored->sim
+                         ? b->stored->sim
+                         : b->type;
+  if (b->gui && strcmp(b->gui, type) != 0) {
+    char note[256];
+    snprintf(note, sizeof note, " Xcos block %s ", b->gui);
+    comment(c, note);
+  }
+  if (stored && b->stored_is_fallback) {
+    /* the dialog, kept for whoever wants to fix what does not evaluate */
+    size_t n = 128;
+    for (int i = 0; i < b->nparams; i++)
+      n += strlen(b->params[i].name) + strlen(b->params[i].expr) + 4;
+    char *note = malloc(n);
+    if (!note) return c->failed = 1, -1;
+    strcpy(note, " its Xcos dialog does not evaluate here (see the notes "
+                 "above), so it runs on the model Xcos stored:");
+    for (int i = 0; i < b->nparams; i++)
+      strcat(strcat(strcat(strcat(note, " "), b->params[i].name), "="),
+             b->params[i].expr);
+    strcat(note, " ");
+    comment(c, note);
+    free(note);
+  }
+  start(c, "block");
+  attr(c, "id", b->id);
+  attr(c, "type", type);
+  if (stored) {
+    write_model(c, b->stored);
+  } else {
+    for (int i = 0; i < b->nparams; i++) {
+      const dg_param *p = &b->params[i];
+      start(c, "param");
+      attr(c, "name", p->name);
+      /* an attribute would lose line breaks */
+      if (strchr(p->expr, '\n'))
+        check(c, xmlTextWriterWriteString(c->w, (const xmlChar *)p->expr));
+      else
+        value_attr(c, p->expr, is_numeric(c, type, p->name));
+      end(c);
+    }
+  }
+  end(c);
+  return 0;
+}
+
+static int write_level(wctx *c, const dg_diagram *d, const char *prefix);
+
+static int write_node(wctx *c, const dg_block *b, const char *prefix) {
+  size_t n = strlen(prefix) + strlen(b->id) + 2;
+  char *path = malloc(n);
+  if (!path) {
+    c->failed = 1;
+    return -1;
+  }
+  snprintf(path, n, "%s%s%s", prefix, *prefix ? "/" : "", b->id);
+  int rc;
+  if (b->sub) {
+    if (b->gui) {
+      char note[256];
+      snprintf(note, sizeof note, " Xcos block %s ", b->gui);
+      comment(c, note);
+    }
+    start(c, "superblock");
+    attr(c, "id", b->id);
+    rc = write_level(c, b->sub, path);
+    end(c);
+  } else {
+    rc = write_block(c, b, path);
+  }
+  free(path);
+  return rc;
+}
+
+static void write_ref(wctx *c, const char *name, const dg_portref *r) {
+  size_t n = strlen(r->block) + 16;
+  char *s = malloc(n);
+  if (!s) {
+    c->failed = 1;
+    return;
+  }
+  snprintf(s, n, "%s:%d", r->block, r->port);
+  attr(c, name, s);
+  free(s);
+}
+
+/* <var name value/>, <solver-param name value/> */
+static void name_value(wctx *c, const char *elem, const dg_param *p) {
+  start(c, elem);
+  attr(c, "name", p->name);
+  attr(c, "value", p->expr);
+  end(c);
+}
+
+static int write_level(wctx *c, const dg_diagram *d, const char *prefix) {
+  if (d->npinned > 0) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s: context variables set by overrides (%s, ...) cannot "
+                   "be converted (hint: convert the file as it is)",
+                   c->d->file, d->pinned[0].name);
+    return -1;
+  }
+  if (d->script || d->ncontext) {
+    start(c, "context");
+    if (d->script) {
+      start(c, "script");
+      check(c, xmlTextWriterWriteString(c->w, (const xmlChar *)d->script));
+      end(c);
+    }
+    for (int i = 0; i < d->ncontext; i++)
+      name_value(c, "var", &d->context[i]);
+    end(c);
+  }
+  for (int i = 0; i < d->nblocks; i++)
+    if (write_node(c, &d->blocks[i], prefix)) return -1;
+  for (int i = 0; i < d->nlinks; i++) {
+    const dg_link *l = &d->links[i];
+    start(c, l->kind == DG_LINK_DATA ? "link" : "activation");
+    write_ref(c, "from", &l->from);
+    write_ref(c, "to", &l->to);
+    end(c);
+  }
+  return 0;
+}
+
+static void write_settings(wctx *c) {
+  const dg_settings *s = &c->d->settings;
+  if (s->final_time > 0) {
+    start(c, "simulation");
+    num_attr(c, "final-time", s->final_time);
+    if (c->solver) attr(c, "solver", c->solver);
+    if (s->rtol > 0) num_attr(c, "rtol", s->rtol);
+    if (s->atol > 0) num_attr(c, "atol", s->atol);
+    if (s->ttol >= 0) num_attr(c, "time-tolerance", s->ttol);
+    for (int i = 0; i < s->nsolver_params; i++)
+      name_value(c, "solver-param", &s->solver_params[i]);
+    end(c);
+  }
+  if (s->samples > 0 || s->spacing >= 0) {
+    start(c, "output");
+    if (s->samples > 0) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%ld", s->samples);
+      attr(c, "samples", buf);
+    }
+    if (s->spacing >= 0)
+      attr(c, "spacing", s->spacing == BSIM_SPACING_LOG ? "log" : "linear");
+    end(c);
+  }
+}
+
+static int write_doc(wctx *c) {
+  const bsim_diagram *d = c->d;
+  check(c, xmlTextWriterSetIndent(c->w, 1));
+  check(c, xmlTextWriterSetIndentString(c->w, (const xmlChar *)"  "));
+  check(c, xmlTextWriterStartDocument(c->w, "1.0", "UTF-8", NULL));
+  char head[1200];
+  snprintf(head, sizeof head,
+           " Converted by `blocksim convert` from %s (%s); docs/xcos.md says "
+           "what is read ",
+           d->file, bsim_diagram_format(d));
+  comment(c, head);
+  for (int k = 0; k < 2; k++) {
+    char **notes = k ? (c->flat ? c->flat->notes : NULL) : d->notes;
+    int n = k ? (c->flat ? c->flat->nnotes : 0) : d->nnotes;
+    for (int i = 0; i < n; i++) {
+      char *note = malloc(strlen(notes[i]) + 16);
+      if (!note) return c->failed = 1, -1;
+      sprintf(note, " note: %s ", notes[i]);
+      comment(c, note);
+      free(note);
+    }
+  }
+  start(c, "diagram");
+  if (d->root->name) attr(c, "name", d->root->name);
+  if (d->scilab) attr(c, "dialect", "scilab");
+  write_settings(c);
+  if (write_level(c, d->root, "")) return -1;
+  for (int i = 0; i < d->nobserves; i++) {
+    start(c, "observe");
+    attr(c, "name", d->observes[i].name);
+    write_ref(c, "signal", &d->observes[i].signal);
+    end(c);
+  }
+  end(c);
+  check(c, xmlTextWriterEndDocument(c->w));
+  return 0;
+}
+
+int dg_write_native(const bsim_diagram *d, const bsim_flat *flat,
+                    const char *solver, char **text, size_t *len,
+                    bsim_error *err) {
+  *text = NULL;
+  *len = 0;
+  wctx c = {d,    flat, NULL, solver ? solver : d->settings.solver,
+            NULL, 0,    err,  0};
+  int rc = -1;
+  if (flat && flat->ntree > 0 &&
+      !(c.stored = malloc((size_t)flat->ntree * sizeof *c.stored)))
+    goto nomem;
+  for (int i = 0; flat && i < flat->ntree; i++)
+    if (flat->blocks[i].stored) c.stored[c.nstored++] = flat->blocks[i].path;
+  qsort(c.stored, (size_t)c.nstored, sizeof *c.stored, cmp_str);
+  xmlBufferPtr buf = xmlBufferCreate();
+  if (!buf) goto nomem;
+  if (!(c.w = xmlNewTextWriterMemory(buf, 0))) {
+    xmlBufferFree(buf);
+    goto nomem;
+  }
+  rc = write_doc(&c);
+  xmlFreeTextWriter(c.w); /* flushes into buf */
+  if (rc == 0 && !c.failed) {
+    *len = (size_t)xmlBufferLength(buf);
+    *text = malloc(*len + 1);
+    if (*text) {
+      memcpy(*text, xmlBufferContent(buf), *len);
+      (*text)[*len] = '\0';
+    }
+  }
+  xmlBufferFree(buf);
+  free(c.stored);
+  if (rc == 0 && !*text) {
+    *len = 0;
+    bsim_error_set(err, BSIM_ERR_NOMEM, "%s: out of memory", d->file);
+    return -1;
+  }
+  return rc;
+nomem:
+  free(c.stored);
+  bsim_error_set(err, BSIM_ERR_NOMEM, "%s: out of memory", d->file);
+  return -1;
+}

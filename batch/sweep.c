@@ -22,6 +22,8 @@ struct bsim_sweep {
   bsim_sim *base;
   const char **targets;
   int np;
+  char **fixed; /* target, value, target, value, ... */
+  int nfixed;
 };
 
 static double now_seconds(void) {
@@ -72,8 +74,30 @@ bsim_sweep *bsim_sweep_create(const bsim_diagram *d, const char *path,
   return sw;
 }
 
+int bsim_sweep_fixed(bsim_sweep *sw, const char *const *targets,
+                     const char *const *values, int n) {
+  char **f =
+      realloc(sw->fixed, sizeof(char *) * (size_t)(2 * (sw->nfixed + n)));
+  if (!f && n > 0) return -1;
+  sw->fixed = f;
+  for (int i = 0; i < n; i++) {
+    f[2 * sw->nfixed] = strdup(targets[i]);
+    f[2 * sw->nfixed + 1] = strdup(values[i]);
+    if (!f[2 * sw->nfixed] || !f[2 * sw->nfixed + 1]) {
+      free(f[2 * sw->nfixed]);
+      free(f[2 * sw->nfixed + 1]);
+      return -1;
+    }
+    sw->nfixed++;
+  }
+  return 0;
+}
+
 void bsim_sweep_free(bsim_sweep *sw) {
   if (!sw) return;
+  for (int i = 0; i < 2 * sw->nfixed; i++)
+    free(sw->fixed[i]);
+  free(sw->fixed);
   bsim_sim_free(sw->base);
   free(sw->targets);
   free(sw->path);
@@ -100,6 +124,12 @@ const char *bsim_sweep_diagram(const bsim_sweep *sw) {
 static bsim_sim *alone(const bsim_sweep *sw, const char *const *values,
                        bsim_error *err) {
   bsim_diagram *d = bsim_diagram_load(sw->path, sw->lib, err);
+  for (int j = 0; d && j < sw->nfixed; j++)
+    if (bsim_diagram_override(d, sw->fixed[2 * j], sw->fixed[2 * j + 1], err) !=
+        0) {
+      bsim_diagram_free(d);
+      return NULL;
+    }
   for (int j = 0; d && j < sw->np; j++)
     if (bsim_diagram_override(d, sw->targets[j], values[j], err) != 0) {
       bsim_diagram_free(d);

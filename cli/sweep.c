@@ -371,6 +371,17 @@ int bsim_cli_sweep_prepare(const bsim_library *lib, int argc, char **argv,
     r->sw = bsim_sweep_create(r->d, a->diagram, lib, &a->opt, r->design, err);
     rc = r->sw ? 0 : -1;
   }
+  /* -p for the members compiled on their own too */
+  for (int i = 0; rc == 0 && i < a->nfixed; i++) {
+    char *target = strdup(a->fixed[i]);
+    if (!target) return BSIM_ERR_SIM;
+    char *eq = strchr(target, '=');
+    *eq = '\0';
+    const char *t[1] = {target}, *v[1] = {eq + 1};
+    rc = bsim_sweep_fixed(r->sw, t, v, 1);
+    free(target);
+    if (rc != 0) bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+  }
   return rc ? bsim_cli_report(err) : 0;
 }
 

@@ -80,6 +80,12 @@ BSIM_API bsim_sweep *bsim_sweep_create(const bsim_diagram *d, const char *path,
                                        const bsim_design *design,
                                        bsim_error *err);
 BSIM_API void bsim_sweep_free(bsim_sweep *sw);
+/* Overrides every member shares, already applied to the diagram given to
+ * bsim_sweep_create (`blocksim sweep -p`): a member compiled on its own
+ * loads the file again and applies them first, then its own. Copied. 0,
+ * or -1 out of memory. */
+BSIM_API int bsim_sweep_fixed(bsim_sweep *sw, const char *const *targets,
+                              const char *const *values, int n);
 
 /* The sample times and observed column names every member shares. */
 BSIM_API size_t bsim_sweep_rows(const bsim_sweep *sw);

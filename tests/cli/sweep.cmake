@@ -82,6 +82,19 @@ foreach(k 0 5 11)
   endif()
 endforeach()
 
+# -p applies to every member, including one compiled on its own because
+# its values change the structure (a saturated integrator).
+file(WRITE "${WORK}/sat.csv" "Kp,plant/y.satur\n3,0\n3,1\n")
+expect_ok(sweep "${member}" -p "plant.tau=0.8" -p "plant/y.max=0.9" --manifest "${WORK}/sat.csv" -o "${WORK}/sat")
+foreach(k 0 1)
+  expect_ok(run "${member}" -p "plant.tau=0.8" -p "plant/y.max=0.9" -p Kp=3 -p "plant/y.satur=${k}" -o "${WORK}/one.csv")
+  file(READ "${WORK}/one.csv" want)
+  file(READ "${WORK}/sat/runs/00000${k}.csv" got)
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "member ${k} with -p differs from blocksim run")
+  endif()
+endforeach()
+
 # The same study whatever the number of jobs, in either format.
 expect_ok(sweep "${member}" ${grid} -o "${WORK}/csv3" --jobs 3)
 same_csv_study("${WORK}/csv1" "${WORK}/csv3" "--jobs 1 vs 3 (CSV)")

@@ -66,6 +66,21 @@ expect_csv("${RUN_OUT}" "time,y,u" 501 "-o /dev/stdout")
 if(NOT IS_SYMLINK /dev/stdout AND EXISTS /proc/self/fd)
   message(FATAL_ERROR "-o /dev/stdout replaced the link by a file")
 endif()
+# A FIFO is written in place and stays a FIFO (its reader gets the CSV).
+execute_process(
+  COMMAND sh -c "rm -f '${WORK}/out.fifo' && mkfifo '${WORK}/out.fifo' || exit 90
+    cat '${WORK}/out.fifo' > '${WORK}/from_fifo.csv' &
+    '${BLOCKSIM}' run '${pi}' -o '${WORK}/out.fifo'; st=\$?
+    wait; exit \$st"
+  RESULT_VARIABLE st ERROR_VARIABLE err TIMEOUT 120)
+execute_process(COMMAND stat -c %F "${WORK}/out.fifo" OUTPUT_VARIABLE kind)
+if(NOT st STREQUAL "0" OR NOT kind MATCHES "fifo")
+  message(FATAL_ERROR "-o on a FIFO: status ${st}, now a '${kind}'\n${err}")
+endif()
+file(READ "${WORK}/from_fifo.csv" content)
+expect_csv("${content}" "time,y,u" 501 "results through a FIFO")
+file(REMOVE "${WORK}/out.fifo" "${WORK}/from_fifo.csv")
+
 # A character device (like /dev/null) stays one; making one needs root.
 execute_process(COMMAND mknod "${WORK}/null" c 1 3 RESULT_VARIABLE made
   ERROR_QUIET)

@@ -12,10 +12,14 @@
 
 #include "blocks/std.h"
 
+/* A row at every update, as Xcos's scopes draw at every flag 2: also when
+ * called for time alone (nevprt 0), which happens to a scope an Xcos file
+ * stores as time-dependent (docs/scheduler.md, "Time includes all
+ * events"). */
 void bsim_std_record_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT)
     bsim_block_record_names(blk, NULL);
-  else if (flag == BSIM_FLAG_UPDATE && blk->nevprt != 0)
+  else if (flag == BSIM_FLAG_UPDATE)
     bsim_block_record_inputs(blk);
 }
 

@@ -30,6 +30,9 @@ typedef struct bsim_flat_block {
    * Xcos stored model, used as is or fallen back on, or a native
    * <model>), not on its define step. */
   int stored;
+  /* 1: its define step's model, made time-dependent because the Xcos file
+   * stores the block so (diagrams/leaf.c). */
+  int dep_t_stored;
 } bsim_flat_block;
 
 /* A connection set of acausal connectors (diagrams/connect.c): its

@@ -441,6 +441,7 @@ static int take_blocks(fl *f, bsim_flat *out) {
     b->line = nd->line;
     b->values = nd->values;
     b->stored = nd->stored;
+    b->dep_t_stored = nd->dep_t_stored;
     if (!(b->raw_sizes = raw_sizes(&b->model))) return dg_fl_nomem(f);
     if (!(b->path = strdup(nd->path))) return dg_fl_nomem(f);
     b->run_type =

@@ -33,6 +33,7 @@ typedef struct node {
   int flat;           /* index among flat blocks, -1 for port blocks */
   bsim_value *values; /* evaluated parameters, type->nparams */
   int stored;         /* runs on the model its file gives (leaf.c) */
+  int dep_t_stored;   /* made time-dependent as its file stores it */
 } node;
 
 typedef struct inst {

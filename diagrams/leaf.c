@@ -121,6 +121,21 @@ static int note(fl *f, const char *fmt, ...) {
   return rc ? dg_fl_nomem(f) : 0;
 }
 
+/* Xcos keeps what a block's dialog does not set as the file stores it:
+ * a block stored as time-dependent (dependsOnT, as older Scilab versions
+ * saved their scopes) stays so, and is then also called at every other
+ * event of the diagram (docs/scheduler.md, "Time includes all events"). */
+static int keep_stored_time(fl *f, const dg_block *b, node *n) {
+  if (!b->stored || !b->stored->dep_t || n->model.dep_t) return 0;
+  n->model.dep_t = 1;
+  n->dep_t_stored = 1;
+  return note(f,
+              "%s:%d: block '%s' (%s): the file stores it as time-dependent "
+              "(dependsOnT), as older Scilab versions saved it, so it is "
+              "also called at the diagram's other events, as in Xcos",
+              f->file, b->line, n->path, b->gui ? b->gui : n->type->name);
+}
+
 /* Evaluate the parameters and run the define step; for a block that may
  * fall back on its stored model, a failure does that instead (with a
  * note). n->values gets the evaluated parameters, NULL after a fall
@@ -144,7 +159,7 @@ int dg_fl_define_leaf(fl *f, const dg_block *b, node *n,
   f->err = real;
   if (rc == 0 || !fallback) {
     n->values = values;
-    return rc;
+    return rc == 0 ? keep_stored_time(f, b, n) : rc;
   }
   bsim_values_free(values, t->nparams);
   if (scratch.status == BSIM_ERR_NOMEM) return dg_fl_nomem(f);

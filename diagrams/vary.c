@@ -209,6 +209,7 @@ int dg_vary_leaf(fl *f, const char *path, int line, const bsim_block_type *t,
     free(m);
     goto done;
   }
+  if (fb->dep_t_stored) m->dep_t = 1; /* as flattening kept it */
   char why[256];
   compare_structure(fb, m, why, sizeof why);
   if (why[0]) {

@@ -22,8 +22,9 @@ typedef struct wctx {
   const bsim_flat *flat;
   xmlTextWriterPtr w;
   const char *solver;
-  /* paths of the flat blocks that run on their file's model, sorted */
-  char **stored;
+  /* the flat blocks that run on their file's model, or on their define
+   * step's made time-dependent as the file stores them; by path */
+  const bsim_flat_block **stored;
   int nstored;
   bsim_error *err;
   int failed; /* a libxml2 call failed (out of memory) */
@@ -183,16 +184,23 @@ static void write_model(wctx *c, const bsim_model *m) {
   end(c);
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+static int cmp_path(const void *a, const void *b) {
+  return strcmp((*(const bsim_flat_block *const *)a)->path,
+                (*(const bsim_flat_block *const *)b)->path);
 }
 
+/* 0: the block runs on its parameters; 1: on the model its file stores;
+ * 2: on its parameters, made time-dependent as the file stores it, which
+ * only the stored model expresses. */
 static int runs_stored(const wctx *c, const dg_block *b, const char *path) {
   if (!b->stored) return 0;
   if (!b->stored_is_fallback) return 1;
-  const char *key = path;
-  return bsearch(&key, c->stored, (size_t)c->nstored, sizeof *c->stored,
-                 cmp_str) != NULL;
+  bsim_flat_block key = {0};
+  key.path = (char *)path;
+  const bsim_flat_block *k = &key,
+                        **hit = bsearch(&k, c->stored, (size_t)c->nstored,
+                                        sizeof *c->stored, cmp_path);
+  return !hit ? 0 : (*hit)->stored ? 1 : 2;
 }
 
 static int refuse(wctx *c, const dg_block *b, const char *path,
@@ -233,8 +241,12 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
       n += strlen(b->params[i].name) + strlen(b->params[i].expr) + 4;
     char *note = malloc(n);
     if (!note) return c->failed = 1, -1;
-    strcpy(note, " its Xcos dialog does not evaluate here (see the notes "
-                 "above), so it runs on the model Xcos stored:");
+    strcpy(note, stored == 1
+                     ? " its Xcos dialog does not evaluate here (see the "
+                       "notes above), so it runs on the model Xcos stored:"
+                     : " the file stores it as time-dependent (dependsOnT), "
+                       "which its dialog does not make it, so it is written "
+                       "with its stored model; its dialog:");
     for (int i = 0; i < b->nparams; i++)
       strcat(strcat(strcat(strcat(note, " "), b->params[i].name), "="),
              b->params[i].expr);
@@ -419,8 +431,9 @@ int dg_write_native(const bsim_diagram *d, const bsim_flat *flat,
       !(c.stored = malloc((size_t)flat->ntree * sizeof *c.stored)))
     goto nomem;
   for (int i = 0; flat && i < flat->ntree; i++)
-    if (flat->blocks[i].stored) c.stored[c.nstored++] = flat->blocks[i].path;
-  qsort(c.stored, (size_t)c.nstored, sizeof *c.stored, cmp_str);
+    if (flat->blocks[i].stored || flat->blocks[i].dep_t_stored)
+      c.stored[c.nstored++] = &flat->blocks[i];
+  qsort(c.stored, (size_t)c.nstored, sizeof *c.stored, cmp_path);
   xmlBufferPtr buf = xmlBufferCreate();
   if (!buf) goto nomem;
   if (!(c.w = xmlNewTextWriterMemory(buf, 0))) {

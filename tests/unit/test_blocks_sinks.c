@@ -16,16 +16,21 @@ static void test_cscope(void) {
   for (int k = 0; k < 2; k++) {
     memcpy(h.in[0], u[k], sizeof u[k]);
     b->t = 0.1 * (k + 1);
-    /* output passes and unactivated updates record nothing */
-    b->nevprt = 0;
-    call(&h, BSIM_FLAG_UPDATE);
+    /* output passes record nothing */
     b->nevprt = 1;
     call(&h, BSIM_FLAG_OUTPUTS);
     call(&h, BSIM_FLAG_UPDATE);
   }
-  CHECK(h.rb.rec_rows == 2, "CSCOPE recorded %zu rows, want 2", h.rb.rec_rows);
+  /* a call for time alone (nevprt 0: a scope an Xcos file stores as
+   * time-dependent, at another event) records too, as Scilab's scopes
+   * draw at every update */
+  b->nevprt = 0;
+  b->t = 0.3;
+  call(&h, BSIM_FLAG_UPDATE);
+  CHECK(h.rb.rec_rows == 3, "CSCOPE recorded %zu rows, want 3", h.rb.rec_rows);
   check_row(&h, 0, 0.1, u[0], 3);
   check_row(&h, 1, 0.2, u[1], 3);
+  check_row(&h, 2, 0.3, u[1], 3);
   no_error(&h, "CSCOPE");
   done(&h);
 }

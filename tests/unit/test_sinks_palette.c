@@ -41,10 +41,8 @@ static void test_xy(void) {
     for (int k = 0; k < 2 * cases[c].nin; k++)
       h.in[k / 2][k % 2] = want[k] = 10 * k - 3.5;
     b->t = 1.25;
-    b->nevprt = 0;
-    call(&h, BSIM_FLAG_UPDATE); /* not activated: no row */
     b->nevprt = 1;
-    call(&h, BSIM_FLAG_OUTPUTS);
+    call(&h, BSIM_FLAG_OUTPUTS); /* no row */
     call(&h, BSIM_FLAG_UPDATE);
     CHECK(h.rb.rec_rows == 1, "%s: %zu rows, want 1", cases[c].type,
           h.rb.rec_rows);

@@ -84,9 +84,10 @@ int bsim_run_pileup(run_state *r, bsim_error *err);
 /* The surfaces that fired at a root (jroot, before it is cleared). */
 void bsim_run_zeno_roots(run_state *r, const int *jroot);
 /* After the restart (or downgrade) that follows roots: which of them to
- * watch. At each later return of the engine but at roots: -1 (err set)
- * when a watched surface's return across was missed. */
-int bsim_run_zeno_arm(run_state *r, bsim_error *err);
+ * watch (a surface that cannot be evaluated there is not). At each later
+ * return of the engine but at roots: -1 (err set) when a watched
+ * surface's return across was missed. */
+void bsim_run_zeno_arm(run_state *r);
 int bsim_run_zeno_check(run_state *r, bsim_error *err);
 /* finite.c: every output buffer finite, or -1 with err naming the first
  * block whose output is NaN or infinite. */

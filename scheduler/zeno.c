@@ -93,19 +93,29 @@ static const bsim_flat_block *owner(const bsim_plan *p, int j) {
   return NULL;
 }
 
+/* The surfaces at (t, y) for the watch alone: a block that fails there (a
+ * domain error one minimal step ahead) must not fail the run, so the run's
+ * error state is put back, and the watch just learns nothing. */
 static int surfaces(run_state *r, double t, const double *y, double *g) {
-  return bsim_run_surfaces(r->run, t, y, r->yp, g) == BSIM_CB_OK ? 0 : -1;
+  bsim_run_errors saved = r->run->errs;
+  int ok = bsim_run_surfaces(r->run, t, y, r->yp, g) == BSIM_CB_OK;
+  r->run->errs = saved;
+  return ok ? 0 : -1;
 }
 
-int bsim_run_zeno_arm(run_state *r, bsim_error *err) {
-  if (!r->watch_armed) return 0;
+void bsim_run_zeno_arm(run_state *r) {
+  if (!r->watch_armed) return;
   const bsim_plan *p = r->p;
   double dt = bsim_run_min_span(r);
   for (int i = 0; i < p->ny; i++)
     r->ynext[i] = r->y[i] + dt * r->yp[i];
+  r->watch_armed = 0;
   if (surfaces(r, r->t + dt, r->ynext, r->gnext) != 0 ||
-      surfaces(r, r->t, r->y, r->gnow) != 0)
-    return bsim_run_fail(r, err);
+      surfaces(r, r->t, r->y, r->gnow) != 0) {
+    memset(r->watch_dir, 0, sizeof(int) * (size_t)p->ng);
+    r->watching = 0;
+    return;
+  }
   int any = 0;
   for (int j = 0; j < p->ng; j++) {
     int d = r->watch_dir[j];
@@ -120,15 +130,13 @@ int bsim_run_zeno_arm(run_state *r, bsim_error *err) {
       r->watch_dir[j] = 0;
     }
   }
-  r->watch_armed = 0;
   r->watching = any;
-  return 0;
 }
 
 int bsim_run_zeno_check(run_state *r, bsim_error *err) {
   if (!r->watching) return 0;
   const bsim_plan *p = r->p;
-  if (surfaces(r, r->t, r->y, r->gnow) != 0) return bsim_run_fail(r, err);
+  if (surfaces(r, r->t, r->y, r->gnow) != 0) return 0; /* learn nothing */
   int any = 0;
   for (int j = 0; j < p->ng; j++) {
     int d = r->watch_dir[j];

@@ -21,39 +21,48 @@ static int trig_ports(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 /* A non-finite result from a finite input is a domain error (asin(2)) or an
- * overflow (cosh(1000)); the integrator may back off and avoid it. */
-static void apply(bsim_block *blk, int flag, unary_fn f, unary_fn df,
-                  const char *name) {
-  if (flag == BSIM_FLAG_JACOBIAN) {
-    /* element-wise: dy/du is diagonal */
-    int n = bsim_std_outsize(blk, 0);
-    for (int i = 0; i < n; i++) {
-      double u = blk->inptr[0][i], d = df(u);
-      if (!isfinite(d) && isfinite(u)) {
-        char what[128];
-        snprintf(what, sizeof what,
-                 "the derivative of %s at %g is undefined (element %d)", name,
-                 u, i + 1);
-        bsim_std_numeric_failure(blk, what);
-        return;
-      }
-      blk->jac[i + n * i] = d;
+ * overflow (cosh(1000)); the integrator may back off and avoid it. Out of
+ * line, so that the loop calling f in every residual stays lean. */
+static __attribute__((noinline, cold)) void domain_error(bsim_block *blk,
+                                                         const char *what,
+                                                         const char *name,
+                                                         double u, int i) {
+  char msg[160];
+  snprintf(msg, sizeof msg, what, name, u, i + 1);
+  bsim_std_numeric_failure(blk, msg);
+}
+
+static void jacobian(bsim_block *blk, unary_fn df, const char *name) {
+  /* element-wise: dy/du is diagonal */
+  int n = bsim_std_outsize(blk, 0);
+  for (int i = 0; i < n; i++) {
+    double u = blk->inptr[0][i], d = df(u);
+    if (!isfinite(d) && isfinite(u)) {
+      domain_error(blk, "the derivative of %s at %g is undefined (element %d)",
+                   name, u, i);
+      return;
     }
+    blk->jac[i + n * i] = d;
+  }
+}
+
+static inline void apply(bsim_block *blk, int flag, unary_fn f, unary_fn df,
+                         const char *name) {
+  if (flag == BSIM_FLAG_JACOBIAN) {
+    jacobian(blk, df, name);
     return;
   }
   if (flag != BSIM_FLAG_OUTPUTS && flag != BSIM_FLAG_REINIT) return;
-  int n = bsim_std_outsize(blk, 0);
+  int n = blk->outsz[0] * blk->outsz[blk->nout]; /* called in every residual */
+  const double *u = blk->inptr[0];
+  double *y = blk->outptr[0];
   for (int i = 0; i < n; i++) {
-    double u = blk->inptr[0][i];
-    double y = f(u);
-    if (!isfinite(y) && isfinite(u)) {
-      char what[128];
-      snprintf(what, sizeof what,
-               "%s(%g) is undefined or overflows (element %d)", name, u, i + 1);
-      bsim_std_numeric_failure(blk, what);
+    y[i] = f(u[i]);
+    if (!isfinite(y[i]) && isfinite(u[i])) {
+      domain_error(blk, "%s(%g) is undefined or overflows (element %d)", name,
+                   u[i], i);
       return;
     }
-    blk->outptr[0][i] = y;
   }
 }
 

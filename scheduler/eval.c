@@ -42,6 +42,20 @@ void bsim_block_recoverable(bsim_block *blk, const char *fmt, ...) {
   e->recoverable = 1;
 }
 
+void bsim_run_bind_state(rt_block *rb, int xoff, const double *y,
+                         const double *yp, double *res) {
+  /* the engine's vectors are read-only to us except through res; blocks
+   * write only xd/res, never x, inside a residual */
+  rb->b.x = (double *)y + xoff;
+  if (rb->fb->model.implicit) {
+    rb->b.xd = (double *)yp + xoff;
+    rb->b.res = res ? res + xoff : NULL;
+  } else {
+    rb->b.xd = res ? res + xoff : NULL;
+    rb->b.res = NULL;
+  }
+}
+
 void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
                    double *res, int phase) {
   const bsim_plan *p = x->plan;
@@ -55,22 +69,21 @@ void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
   for (int i = 0; i < p->nblocks; i++)
     x->blocks[i].b.t = t;
   for (int k = 0; k < p->nstate_blocks; k++) {
-    int i = p->state_blocks[k], xoff = p->blocks[i].xoff;
-    rt_block *rb = &x->blocks[i];
-    /* the engine's vectors are read-only to us except through res; blocks
-     * write only xd/res, never x, inside a residual */
-    rb->b.x = (double *)y + xoff;
-    if (rb->fb->model.implicit) {
-      rb->b.xd = (double *)yp + xoff;
-      rb->b.res = res ? res + xoff : NULL;
-    } else {
-      rb->b.xd = res ? res + xoff : NULL;
-      rb->b.res = NULL;
-    }
+    int i = p->state_blocks[k];
+    bsim_run_bind_state(&x->blocks[i], p->blocks[i].xoff, y, yp, res);
   }
   if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
   x->bound_y = y;
   if (p->ncomp) bsim_run_bind_acausal(x, y, yp, res);
+  bsim_run_kernel_unbind(x);
+}
+
+void bsim_run_bind_integrating(bsim_run *x, double t, const double *y,
+                               const double *yp, double *res) {
+  if (x->kern)
+    bsim_run_kernel_bind(x, t, y, yp, res);
+  else
+    bsim_run_bind(x, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
 }
 
 static int status_of(const bsim_run *x) {
@@ -90,6 +103,10 @@ int bsim_run_call(bsim_run *x, int blk, int flag) {
  * one only compute values nobody will use. */
 int bsim_run_outputs(bsim_run *x, int all) {
   const bsim_plan *p = x->plan;
+  if (!all && x->kern) {
+    bsim_run_kernel_outputs(x, 0);
+    return status_of(x);
+  }
   const int *list = all ? p->order : p->active_order;
   int n = all ? p->nblocks : p->nactive;
   for (int k = 0; k < n; k++) {
@@ -99,22 +116,40 @@ int bsim_run_outputs(bsim_run *x, int all) {
   return status_of(x);
 }
 
+static int tail(bsim_run *x, const double *yp, double *res, int lean);
+
+/* While integrating, the flat program (kernel.c) when the run has one:
+ * only what F needs is computed. */
 int bsim_run_residual(double t, const double *y, const double *yp, double *res,
                       void *user) {
   bsim_run *x = user;
+  if (x->kern && x->plan->ntorn == 0 && x->plan->ncomp == 0)
+    return bsim_run_kernel_residual(x, t, y, yp, res);
   x->errs.recoverable = 0;
   x->roots_streak = 0;
-  bsim_run_bind(x, t, y, yp, res, BSIM_PHASE_CONTINUOUS);
-  int rc = bsim_run_outputs(x, 0);
+  bsim_run_bind_integrating(x, t, y, yp, res);
+  if (x->kern)
+    bsim_run_kernel_outputs(x, 1);
+  else
+    bsim_run_outputs(x, 0);
+  int rc = status_of(x);
   if (rc != BSIM_CB_OK) return rc;
-  return bsim_run_residual_tail(x, yp, res);
+  return tail(x, yp, res, 1);
 }
 
 int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
+  return tail(x, yp, res, 0);
+}
+
+static int tail(bsim_run *x, const double *yp, double *res, int lean) {
   const bsim_plan *p = x->plan;
-  for (int k = 0; k < p->nstate_blocks; k++) {
-    rt_block *rb = &x->blocks[p->state_blocks[k]];
-    rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
+  if (x->kern) {
+    bsim_run_kernel_derivatives(x);
+  } else {
+    for (int k = 0; k < p->nstate_blocks; k++) {
+      rt_block *rb = &x->blocks[p->state_blocks[k]];
+      rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
+    }
   }
   for (int k = 0; k < p->ncomp; k++) {
     rt_block *rb = &x->blocks[p->comp_blocks[k]];
@@ -123,7 +158,8 @@ int bsim_run_residual_tail(bsim_run *x, const double *yp, double *res) {
   int rc = status_of(x);
   if (rc != BSIM_CB_OK) return rc;
   /* explicit blocks gave f in res: F_x = x' - f */
-  for (int k = 0; k < p->nstate_blocks; k++) {
+  if (x->kern) bsim_run_kernel_tail(x, yp, res, lean);
+  for (int k = 0; !x->kern && k < p->nstate_blocks; k++) {
     int b = p->state_blocks[k];
     const bsim_model *m = &p->blocks[b].fb->model;
     if (m->implicit) continue;
@@ -185,7 +221,7 @@ int bsim_run_surfaces(bsim_run *x, double t, const double *y, const double *yp,
                       double *g) {
   const bsim_plan *p = x->plan;
   x->errs.recoverable = 0;
-  bsim_run_bind(x, t, y, yp, NULL, BSIM_PHASE_CONTINUOUS);
+  bsim_run_bind_integrating(x, t, y, yp, NULL);
   int rc = bsim_run_outputs(x, 0);
   if (rc != BSIM_CB_OK) return rc;
   for (int k = 0; k < p->nzc_blocks; k++) {

@@ -176,6 +176,9 @@ typedef struct bsim_run {
    * that does not converge (eval.c bounds it) */
   long roots_streak;
   const double *bound_y; /* the y of the last bind (flow balances) */
+  /* the residual as a flat list, linear blocks inline (kernel.c); NULL
+   * before the run starts */
+  struct bsim_run_kernel *kern;
 } bsim_run;
 
 /* Forget the messages blocks printed (services.c). */
@@ -242,10 +245,37 @@ void bsim_plan_free(bsim_plan *p);
 bsim_run *bsim_run_create(const bsim_plan *p, const bsim_model *const *models);
 void bsim_run_free(bsim_run *x);
 
+/* The flat residual (kernel.c): built at the start of a run from the
+ * blocks' Jacobians at the current point (views bound to y); 0, or -1 out
+ * of memory. Then, while integrating: bind only what is called, the
+ * outputs, the derivatives the functions give, and F for the rest. */
+int bsim_run_kernel_build(bsim_run *x, const double *y);
+void bsim_run_kernel_free(bsim_run *x);
+void bsim_run_kernel_bind(bsim_run *x, double t, const double *y,
+                          const double *yp, double *res);
+void bsim_run_kernel_unbind(bsim_run *x);
+/* lean: the residual's own program (only what F needs), else every
+ * output */
+void bsim_run_kernel_outputs(bsim_run *x, int lean);
+void bsim_run_kernel_derivatives(bsim_run *x);
+void bsim_run_kernel_tail(bsim_run *x, const double *yp, double *res, int lean);
+/* The residual itself, for a plan without torn signals and acausal parts
+ * (eval.c uses it then). */
+int bsim_run_kernel_residual(bsim_run *x, double t, const double *y,
+                             const double *yp, double *res);
+
 /* Evaluation (eval.c). All return BSIM_CB_OK / _RECOVERABLE / _FATAL, the
  * engine's callback convention. */
 void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
                    double *res, int phase);
+/* One state block's x, xd and res into the engine's vectors. */
+void bsim_run_bind_state(rt_block *rb, int xoff, const double *y,
+                         const double *yp, double *res);
+/* The same for the continuous phase where only the run's own evaluations
+ * follow (residual, surfaces, samples): with the flat program, only the
+ * views of blocks still called are refreshed. */
+void bsim_run_bind_integrating(bsim_run *x, double t, const double *y,
+                               const double *yp, double *res);
 int bsim_run_call(bsim_run *x, int blk, int flag);
 int bsim_run_outputs(bsim_run *x, int all);
 int bsim_run_residual(double t, const double *y, const double *yp, double *res,

@@ -164,7 +164,7 @@ static int record_due(run_state *r, bsim_error *err) {
   const double eps = 1e-12 * fmax(1.0, fabs(r->s->tf));
   while (r->next_sample < r->s->nrows &&
          r->s->times[r->next_sample] <= r->t + eps) {
-    bsim_run_bind(r->run, r->t, r->y, r->yp, NULL, BSIM_PHASE_CONTINUOUS);
+    bsim_run_bind_integrating(r->run, r->t, r->y, r->yp, NULL);
     if (bsim_run_outputs(r->run, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
     if (!r->s->allow_nonfinite && bsim_run_check_finite(r, err) != 0) return -1;
     record_sample(r);
@@ -220,6 +220,10 @@ static int start(run_state *r, bsim_error *err) {
     if (bsim_run_call(x, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
   if (init_torn(r, err) != 0) return -1;
+  if (bsim_run_kernel_build(x, r->y) != 0) {
+    bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+    return -1;
+  }
   int changed;
   if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
   if (bsim_run_serve_events(r, 0, err) < 0) return -1;

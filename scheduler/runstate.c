@@ -165,6 +165,7 @@ bsim_run *bsim_run_create(const bsim_plan *p, const bsim_model *const *models) {
 void bsim_run_free(bsim_run *x) {
   if (!x) return;
   bsim_run_jacobian_free(x);
+  bsim_run_kernel_free(x);
   for (int i = 0; x->blocks && i < x->plan->nblocks; i++) {
     free(x->blocks[i].rec);
     free(x->blocks[i].rec_names);

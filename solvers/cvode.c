@@ -101,7 +101,8 @@ static int form_f(bsim_engine *e, double t, const double *y, double *f) {
 
 static int cv_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
   bsim_engine *e = ud;
-  return form_f(e, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+  /* serial vectors (as in ida.c): their data directly */
+  return form_f(e, t, NV_DATA_S(y), NV_DATA_S(ydot));
 }
 
 /* CVODE has no recoverable root failure: anything but OK ends the solve. */

@@ -84,12 +84,14 @@ static const bsim_engine_param ida_params[P_COUNT] = {
 
 /* ---- callbacks ---------------------------------------------------------- */
 
+/* The vectors are serial ones (every vector here is made by N_VNew_Serial
+ * or cloned from one): their data is read directly, not through the
+ * vector's operation table, on this hottest of paths. */
 static int ida_residual(realtype t, N_Vector yy, N_Vector yp, N_Vector rr,
                         void *ud) {
   bsim_engine *e = ud;
-  double *r = N_VGetArrayPointer(rr);
-  int rc = e->residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), r,
-                       e->user);
+  double *r = NV_DATA_S(rr);
+  int rc = e->residual(t, NV_DATA_S(yy), NV_DATA_S(yp), r, e->user);
   if (rc < 0) return -1;
   if (rc > 0) return 1;
   /* A NaN would poison the Newton iteration; a smaller step may avoid it. */

@@ -152,6 +152,7 @@ void bsim_model_clear(bsim_model *m) {
   free(m->condom);
   free(m->conname);
   free(m->xprop);
+  if (m->script) m->script->ops->unref(m->script);
   memset(m, 0, sizeof *m);
 }
 

@@ -48,6 +48,7 @@ static const struct {
     {bsim_switching_types, &bsim_switching_ntypes},
     {bsim_bounce_types, &bsim_bounce_ntypes},
     {bsim_cblock_types, &bsim_cblock_ntypes},
+    {bsim_scifunc_types, &bsim_scifunc_ntypes},
     {bsim_zeros_types, &bsim_zeros_ntypes},
     {bsim_elec_basic_types, &bsim_elec_basic_ntypes},
     {bsim_elec_ideal_types, &bsim_elec_ideal_ntypes},

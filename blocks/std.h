@@ -101,7 +101,7 @@ int bsim_std_mux_model(bsim_define_ctx *ctx, bsim_model *m, const char *name,
 
 /* Xcos families, each with its own table (registered in registry.c). */
 extern const bsim_block_type *const bsim_basic_f_types[]; /* basic_f.c */
-extern const bsim_block_type *const bsim_zeros_types[]; /* zeros.c */
+extern const bsim_block_type *const bsim_zeros_types[];   /* zeros.c */
 extern const int bsim_zeros_ntypes;
 extern const int bsim_basic_f_ntypes;
 extern const bsim_block_type *const bsim_linear_f_types[]; /* linear_f.c */
@@ -119,6 +119,9 @@ extern const int bsim_switching_ntypes;
 /* cblock_type.c: CBLOCK, CBLOCK4 (C source compiled at load time). */
 extern const bsim_block_type *const bsim_cblock_types[];
 extern const int bsim_cblock_ntypes;
+/* scifunc.c: scifunc_block_m, scifunc_block (Scilab code per flag). */
+extern const bsim_block_type *const bsim_scifunc_types[];
+extern const int bsim_scifunc_ntypes;
 /* matrix_la.c, in matrix.c's table */
 extern const bsim_block_type bsim_type_MATINV, bsim_type_MATPINV,
     bsim_type_MATBKSL, bsim_type_MATEIG, bsim_type_mat_vpv;

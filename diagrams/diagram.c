@@ -96,6 +96,7 @@ static int dup_array(void **dst, const void *src, int n, size_t size) {
 
 int dg_model_copy(bsim_model *dst, const bsim_model *src) {
   *dst = *src;
+  if (dst->script) dst->script->ops->ref(dst->script); /* shared, counted */
   dst->in = dst->in2 = dst->dep_u = dst->out = dst->out2 = NULL;
   dst->firing = dst->x0 = dst->z0 = dst->rpar = NULL;
   dst->ipar = dst->zcdirs = NULL;

@@ -31,6 +31,7 @@ typedef struct script {
   int failed; /* statements that failed */
   long steps;
   int fatal;
+  int strict; /* a failed statement ends the run (block code) */
 } script;
 
 static int fatal(script *S, int line, const char *fmt, ...)
@@ -69,11 +70,18 @@ static int mark_unknown(script *S, int from, int to, const char *why) {
   return 0;
 }
 
-/* A statement failed with msg: record it, make its names unknown. */
+/* A statement failed with msg: record it, make its names unknown (or, in
+ * strict mode, stop with it). */
 static int failed(script *S, int at, int upto, const char *msg) {
   char why[600];
   describe(S, &S->st[at], msg, why, sizeof why);
   S->failed++;
+  if (S->strict) {
+    if (!S->fatal && S->msg && S->msglen)
+      snprintf(S->msg, S->msglen, "%s", why);
+    S->fatal = 1;
+    return -1;
+  }
   return mark_unknown(S, at, upto, why);
 }
 
@@ -334,4 +342,42 @@ int bsim_script_run(const char *text, int first_line, bsim_scope *scope,
   free(S.st);
   if (nfailed) *nfailed = S.failed;
   return rc;
+}
+
+int dg_program_init(dg_program *p, const char *text, char *err, size_t errlen) {
+  memset(p, 0, sizeof *p);
+  size_t n = strlen(text ? text : "");
+  if (!(p->text = malloc(n + 1))) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memcpy(p->text, text ? text : "", n + 1);
+  char why[400];
+  int line = 0;
+  if (dg_script_split(p->text, &p->st, &p->n, why, sizeof why, &line) != 0) {
+    snprintf(err, errlen, "line %d: %s", line, why);
+    dg_program_clear(p);
+    return -1;
+  }
+  return 0;
+}
+
+void dg_program_clear(dg_program *p) {
+  free(p->text);
+  free(p->st);
+  memset(p, 0, sizeof *p);
+}
+
+int dg_program_run(const dg_program *p, bsim_scope *scope, char *msg,
+                   size_t msglen) {
+  script S = {.s = p->text,
+              .st = p->st,
+              .n = p->n,
+              .scope = scope,
+              .msg = msg,
+              .msglen = msglen,
+              .strict = 1};
+  if (msg && msglen) msg[0] = '\0';
+  int flow = 0;
+  return run_range(&S, 0, S.n, &flow);
 }

@@ -62,4 +62,23 @@ int dg_stmt_form(const char *s, const stmt *t, form *f);
 int dg_stmt_targets(const char *s, const stmt *t, char (*names)[MAX_NAME + 1],
                     int max);
 
+/* A script split once and run many times (the code of a scifunc block):
+ * its statements over its own copy of the text. */
+typedef struct dg_program {
+  char *text;
+  stmt *st;
+  int n;
+} dg_program;
+
+/* Splits text into p (zeroed on failure). 0, or -1 with err naming the
+ * line (counted from 1) when the structure cannot be followed or out of
+ * memory. */
+int dg_program_init(dg_program *p, const char *text, char *err, size_t errlen);
+void dg_program_clear(dg_program *p);
+/* Runs p in scope and, unlike a context script, stops at the first
+ * statement that fails, as Scilab stops a function: 0, or -1 with msg
+ * ("line 2 (y1=x(3)): ..."). */
+int dg_program_run(const dg_program *p, bsim_scope *scope, char *msg,
+                   size_t msglen);
+
 #endif

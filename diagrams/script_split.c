@@ -260,7 +260,10 @@ int dg_script_split(const char *s, stmt **out, int *n, char *err, size_t errlen,
     size_t wl = word(s, i, w);
     for (int k = 0; UNSUPPORTED[k]; k++)
       if (wl && !strcmp(w, UNSUPPORTED[k]))
-        rc = split_fail(&sp, line, "'%s' is not supported in contexts", w);
+        rc = split_fail(
+            &sp, line,
+            "'%s' is not supported (docs/format.md lists the Scilab subset)",
+            w);
     if (rc) break;
     st_kind kind = ST_SIMPLE;
     if (wl && !name_char(s[i + wl])) {

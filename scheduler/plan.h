@@ -26,6 +26,9 @@ typedef struct bsim_run_errors {
   char **messages;
   int nmessages, capmessages;
   long dropped;
+  /* Scilab's session generator, shared by the Scilab code of the run's
+   * blocks (bsim_block_scilab_rand); reset at the start of every run. */
+  bsim_scilab_rand scilab_rand;
 } bsim_run_errors;
 
 enum { BSIM_MAX_MESSAGES = 1000 };

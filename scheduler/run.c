@@ -211,6 +211,9 @@ static int start(run_state *r, bsim_error *err) {
     rb->rec_names = NULL;
     rb->b.nevprt = 0;
   }
+  /* Scilab code draws from its session generator anew, as in a fresh
+   * Scilab (bsim_block_scilab_rand) */
+  memset(&x->errs.scilab_rand, 0, sizeof x->errs.scilab_rand);
   if (push_firings(r, err) != 0) return -1;
   bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
   for (int k = 0; k < p->nblocks; k++)

@@ -123,6 +123,7 @@ static void fill_view(bsim_run *x, int i) {
     b->jroot = x->jroot + pb->goff;
   }
   b->work = &rb->work;
+  b->script = m->script;
 }
 
 /* Inputs point at their source's output, or at the torn copy w. */

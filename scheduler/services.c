@@ -19,6 +19,10 @@ void bsim_block_cold_restart(bsim_block *blk) {
   ((bsim_run_errors *)blk->ctx_)->cold = 1;
 }
 
+bsim_scilab_rand *bsim_block_scilab_rand(bsim_block *blk) {
+  return &((bsim_run_errors *)blk->ctx_)->scilab_rand;
+}
+
 void bsim_block_message(bsim_block *blk, const char *fmt, ...) {
   bsim_run_errors *e = blk->ctx_;
   if (e->nmessages >= BSIM_MAX_MESSAGES) {

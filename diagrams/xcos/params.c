@@ -190,13 +190,13 @@ static int apply_entry(xc_ctx *c, const xc_block *xb, const char *path,
   return rc;
 }
 
-/* The dialog fields as the named parameters of `t`. */
-static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
-                      const bsim_block_type *t, dg_block *out) {
-  int n =
-      xb->exprs && xb->exprs->kind == SCIV_STRING ? sciv_numel(xb->exprs) : 0;
-  if (xb->exprs && sciv_numel(xb->exprs) > 0 &&
-      xb->exprs->kind != SCIV_STRING) {
+/* The dialog fields `exprs` (a string matrix) as the named parameters of
+ * `t`, through `mapping` (the type's, or its part before ';'). */
+static int from_fields(xc_ctx *c, const xc_block *xb, const char *path,
+                       const bsim_block_type *t, const sciv *exprs,
+                       const char *mapping, dg_block *out) {
+  int n = exprs && exprs->kind == SCIV_STRING ? sciv_numel(exprs) : 0;
+  if (exprs && sciv_numel(exprs) > 0 && exprs->kind != SCIV_STRING) {
     bsim_error_set(c->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s' (%s): its dialog fields are not "
                    "strings (the file is damaged or the block is of a "
@@ -206,7 +206,7 @@ static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
   }
   if (set_type(c, out, t->name)) return -1;
   size_t len;
-  const char *map = pick_alternative(t->xcos_exprs, n, &len);
+  const char *map = pick_alternative(mapping, n, &len);
   if (!map) {
     bsim_error_set(c->err, BSIM_ERR_INPUT,
                    "%s:%d: block '%s' (%s): its dialog has %d fields, more "
@@ -218,12 +218,74 @@ static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
   for (int i = 0; i < n; i++) {
     size_t el = span(map, ",|");
     if (el == 1 && map[0] == '*') break; /* the rest is ignored */
-    const char *text = sciv_str(xb->exprs, i);
+    const char *text = sciv_str(exprs, i);
     if (apply_entry(c, xb, path, t, map, el, i, text ? text : "", out))
       return -1;
     map += el + 1;
   }
   return 0;
+}
+
+/* Lines of a string matrix joined by newlines (a malloc'ed string). */
+static char *joined_lines(const sciv *v) {
+  size_t len = 1;
+  int n = v && v->kind == SCIV_STRING ? sciv_numel(v) : 0;
+  for (int i = 0; i < n; i++)
+    len += strlen(sciv_str(v, i) ? sciv_str(v, i) : "") + 1;
+  char *s = malloc(len);
+  if (!s) return NULL;
+  s[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    if (i) strcat(s, "\n");
+    strcat(s, sciv_str(v, i) ? sciv_str(v, i) : "");
+  }
+  return s;
+}
+
+/* A dialog of list form, list(fields, texts) (scifunc_block_m: its
+ * fields, then its code, one text per flag): the type's mapping is
+ * FIELDS;TEXTS, TEXTS naming the parameter each text sets, its lines
+ * joined by newlines (texts the file lacks keep their defaults). */
+static int from_list(xc_ctx *c, const xc_block *xb, const char *path,
+                     const bsim_block_type *t, dg_block *out) {
+  const char *semi = strchr(t->xcos_exprs, ';');
+  const sciv *fields = sciv_item(xb->exprs, 0),
+             *texts = sciv_item(xb->exprs, 1);
+  if (!sciv_is_list(xb->exprs) || !fields || fields->kind != SCIV_STRING ||
+      (texts && !sciv_is_list(texts))) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): its dialog is not the list of "
+                   "fields and code Xcos stores for this block (the file is "
+                   "damaged)",
+                   c->file, xb->line, path, xb->gui);
+    return -1;
+  }
+  char *fmap = malloc((size_t)(semi - t->xcos_exprs) + 1);
+  if (!fmap) return xc_nomem(c);
+  memcpy(fmap, t->xcos_exprs, (size_t)(semi - t->xcos_exprs));
+  fmap[semi - t->xcos_exprs] = '\0';
+  int rc = from_fields(c, xb, path, t, fields, fmap, out);
+  free(fmap);
+  const char *name = semi + 1;
+  for (int k = 0; rc == 0 && *name; k++) {
+    size_t nl = span(name, ",");
+    const sciv *text = texts ? sciv_item(texts, k) : NULL;
+    if (text) {
+      char pname[64], *value = joined_lines(text);
+      snprintf(pname, sizeof pname, "%.*s", (int)(nl < 63 ? nl : 63), name);
+      rc = value ? add_param(c, out, pname, value, xb->line) : xc_nomem(c);
+      free(value);
+    }
+    name += nl + (name[nl] ? 1 : 0);
+  }
+  return rc;
+}
+
+/* The dialog fields as the named parameters of `t`. */
+static int from_exprs(xc_ctx *c, const xc_block *xb, const char *path,
+                      const bsim_block_type *t, dg_block *out) {
+  if (strchr(t->xcos_exprs, ';')) return from_list(c, xb, path, t, out);
+  return from_fields(c, xb, path, t, xb->exprs, t->xcos_exprs, out);
 }
 
 /* A real vector from a stored value into *out (n elements); 0, or -1
@@ -376,6 +438,10 @@ int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
   const bsim_block_type *ts =
       xb->sim && xb->sim[0] ? bsim_library_find(c->lib, xb->sim) : NULL;
   int mapped = t && strcmp(t->name, xb->gui) == 0 && t->xcos_exprs;
+  /* a dialog of list form carries what its stored model cannot hold
+   * (scifunc_block_m's code: strings in opar) */
+  if (mapped && strchr(t->xcos_exprs, ';'))
+    return from_exprs(c, xb, path, t, out);
   if (ts && (frozen || !mapped)) return stored_model(c, xb, path, ts, 1, out);
   if (mapped) {
     if (from_exprs(c, xb, path, t, out)) return -1;

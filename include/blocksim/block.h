@@ -121,6 +121,11 @@ typedef struct bsim_block {
   const double *const *pot;
   const double *const *flow;
   int nres;
+
+  /* Scilab code the define step compiled for the block (model.script,
+   * scifunc_block_m), NULL for other blocks. See "Scilab code run by
+   * blocks" below. */
+  const struct bsim_scilab_code *script;
 } bsim_block;
 
 /* Report a failure from inside the computational function. A *recoverable*
@@ -295,6 +300,11 @@ typedef struct bsim_model {
    * residuals (differential), -1 when it does not (algebraic), as Xcos's
    * xprop; NULL = all differential. Set with bsim_model_alloc_xprop. */
   int *xprop;
+  /* Scilab code the computational function runs (scifunc_block_m):
+   * compiled by the define step with bsim_define_scilab; the model owns
+   * one reference (bsim_model_clear drops it, a copy of the model takes
+   * another). The block finds it in bsim_block.script. */
+  struct bsim_scilab_code *script;
 } bsim_model;
 
 /* A physical domain of acausal connectors: npot across variables, equal
@@ -343,6 +353,115 @@ BSIM_API const bsim_value *bsim_define_lookup(bsim_define_ctx *ctx,
  * Returns -1 so that a define step can `return bsim_define_error(...)`. */
 BSIM_API int bsim_define_error(bsim_define_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------------------
+ * Scilab code run by blocks
+ * ------------------------------------------------------------------------ */
+
+/* A block may run Scilab statements its user wrote (scifunc_block_m runs
+ * one piece of code per flag). The interpreter belongs to the diagram
+ * layer; blocks reach it only through this service:
+ *   - the define step compiles the code with bsim_define_scilab (syntax
+ *     and calls of functions the interpreter lacks are bad input, reported
+ *     with the block's path) and stores the result in model.script;
+ *   - at flag 4 the block makes a workspace (ops->ws_create) for its run;
+ *   - at each call it empties the workspace (ws_clear), sets the
+ *     variables the code reads (ws_set), runs one part (run) and reads
+ *     back the variables the code set (ws_get);
+ *   - at flag 5 it frees the workspace.
+ * Compiled code never changes, so the runs of one plan share it, also in
+ * several threads; a workspace belongs to one block in one run. Values are
+ * real matrices, column-major. docs/extending.md has an example. */
+
+/* Scilab's session random generator (rand, rand('normal'), rand('seed')):
+ * one per run, shared by every workspace of the run, as Scilab's is shared
+ * by every block of a simulation. */
+typedef struct bsim_scilab_rand {
+  int seed;        /* bsim_urand's state */
+  int normal;      /* rand('normal') is in force */
+  int have_spare;  /* the second deviate of a normal pair is waiting */
+  double spare;    /* ... and this is it */
+  int initialised; /* 0 until the run's first workspace sets it from the
+                      state its code was compiled in (after the context's
+                      own draws) */
+} bsim_scilab_rand;
+
+/* The run's session generator, which every workspace of Scilab code
+ * (bsim_scilab_ops.ws_create) of this run shares; reset (initialised = 0)
+ * at the start of every run. */
+BSIM_API bsim_scilab_rand *bsim_block_scilab_rand(bsim_block *blk);
+
+typedef struct bsim_scilab_code bsim_scilab_code;
+typedef struct bsim_scilab_ws bsim_scilab_ws; /* opaque */
+
+typedef struct bsim_scilab_ops {
+  /* Another reference to c (a copy of the model holding it); c itself. */
+  bsim_scilab_code *(*ref)(bsim_scilab_code *c);
+  /* Drops a reference; the last frees the code. */
+  void (*unref)(bsim_scilab_code *c);
+  /* 1 when part k reads variable `name` without assigning it anywhere in
+   * the part (Scilab's macrovar "nolocal" test, which Xcos uses to decide
+   * a scifunc block's feedthrough); 0 else. */
+  int (*reads)(const bsim_scilab_code *c, int part, const char *name);
+  /* 1 when a statement of part k assigns `name` (name = ..., name(i) =
+   * ..., [a, name] = ..., for name = ...); 0 else. */
+  int (*assigns)(const bsim_scilab_code *c, int part, const char *name);
+  /* The number of statements of part k; 0 for an empty part, which run
+   * leaves alone (so a block need not prepare a call). */
+  int (*statements)(const bsim_scilab_code *c, int part);
+  /* A workspace for one block in one run, drawing random numbers from
+   * *rand (the run's session generator, bsim_block_scilab_rand), which
+   * it sets from the code's start state when rand->initialised is 0.
+   * NULL when out of memory. */
+  bsim_scilab_ws *(*ws_create)(const bsim_scilab_code *c,
+                               bsim_scilab_rand *rand);
+  void (*ws_free)(bsim_scilab_ws *w);
+  /* Forgets every variable: the next part runs as a fresh function call
+   * (Scilab's scifunc blocks keep nothing between calls but x and z). */
+  void (*ws_clear)(bsim_scilab_ws *w);
+  /* Sets `name` to a rows x cols real matrix (a copy of v). 0, or -1 out
+   * of memory. */
+  int (*ws_set)(bsim_scilab_ws *w, const char *name, int rows, int cols,
+                const double *v);
+  /* The variable `name`: 0 a real matrix (*v valid until the next call
+   * on w; booleans read as 0/1), 1 not defined, 2 another kind of value
+   * (a string, a polynomial). */
+  int (*ws_get)(bsim_scilab_ws *w, const char *name, int *rows, int *cols,
+                const double **v);
+  /* Runs part k in w, stopping at the first statement that fails. 0, or
+   * -1 with a message ("line 2 (y1=x(3)): index 3 out of bounds ...",
+   * NUL-terminated, at most msglen bytes). An empty part does nothing. */
+  int (*run)(const bsim_scilab_code *c, int part, bsim_scilab_ws *w, char *msg,
+             size_t msglen);
+} bsim_scilab_ops;
+
+/* Compiled code: the ops of the interpreter that made it and its private
+ * content, as SUNDIALS pairs an N_Vector with its ops. */
+struct bsim_scilab_code {
+  const bsim_scilab_ops *ops;
+  void *content;
+  /* Free for the define step that compiled the code (0 until it sets
+   * it): what the computational function needs to know of the model and
+   * Xcos's layout has no place for (scifunc_block_m: whether its outputs
+   * follow activations only). Never changed afterwards. */
+  int user;
+};
+
+/* Compiles nparts pieces of Scilab statements (parts[k] may be NULL or
+ * empty: nothing to run). names[k] names part k in messages ("outputs
+ * code"). vars lists the variables the block will set before running a
+ * part, so that x(2) is taken for indexing them: a name called with
+ * parentheses that is neither one of those, nor assigned in its part, nor
+ * one of the interpreter's functions is refused, since running it could
+ * only fail (a user function Scilab would load from a .sci file). The
+ * code's random numbers start where the diagram's context left Scilab's
+ * generator. NULL after bsim_define_error on bad code or out of memory;
+ * else one reference, which the caller stores in model.script. */
+BSIM_API bsim_scilab_code *bsim_define_scilab(bsim_define_ctx *ctx, int nparts,
+                                              const char *const *parts,
+                                              const char *const *names,
+                                              int nvars,
+                                              const char *const *vars);
 
 /* bsim_block_type.flags */
 enum {
@@ -429,10 +548,15 @@ typedef struct bsim_block_type {
    * may call functions: "in(size($,'*'))". Older dialogs of a block may
    * have had other fields: alternatives separated by '|' are tried, the
    * one with as many entries as the file has fields wins, else the first
-   * with more (the missing trailing parameters keep their defaults). "" = a
-   * block without dialog fields. NULL: the type has no mapping; an .xcos reader
-   * then falls back to the model data stored in the file when it names a known
-   * simulation function. docs/xcos.md documents all of this for users. */
+   * with more (the missing trailing parameters keep their defaults).
+   * A dialog Xcos stores as list(fields, texts) (scifunc_block_m: its
+   * fields, then one text of code per flag) is mapped by "FIELDS;TEXTS":
+   * FIELDS as above, TEXTS naming, comma-separated, the (string)
+   * parameter each text sets, its lines joined by newlines. "" = a block
+   * without dialog fields. NULL: the type has no mapping; an .xcos reader
+   * then falls back to the model data stored in the file when it names a
+   * known simulation function. docs/xcos.md documents all of this for
+   * users. */
   const char *xcos_exprs;
 } bsim_block_type;
 

@@ -269,8 +269,12 @@ static int string_binary(parser *P, const char *op, const mat *a, const mat *b,
 
 static int real_binary(parser *P, const char *op, const mat *a, const mat *b,
                        size_t pos, mat *r) {
-  char what[24];
-  snprintf(what, sizeof what, "operator '%s'", op);
+  /* built by hand: this runs for every operator a block's Scilab code
+   * evaluates, where snprintf's cost showed */
+  char what[24] = "operator '";
+  size_t n = strlen(op) < 8 ? strlen(op) : 8;
+  memcpy(what + 10, op, n);
+  memcpy(what + 10 + n, "'", 2);
   for (size_t i = 0; i < sizeof LOGICAL / sizeof *LOGICAL; i++)
     if (!strcmp(op, LOGICAL[i].op))
       return ex_elementwise(P, a, b, LOGICAL[i].f, what, pos, 0, r);

@@ -294,6 +294,20 @@ static int scifunc_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 /* ------------------------------------------------------------- run time */
 
+/* "u12": a port's variable, written without snprintf, which showed in
+ * profiles of blocks called at every residual. */
+static void port_var(char *buf, char prefix, int k) {
+  char digits[12];
+  int n = 0;
+  do
+    digits[n++] = (char)('0' + k % 10);
+  while ((k /= 10) > 0 && n < 11);
+  *buf++ = prefix;
+  while (n > 0)
+    *buf++ = digits[--n];
+  *buf = '\0';
+}
+
 /* The variables of one call, as Xcos's type-3 glue passes them. */
 static int set_vars(bsim_block *blk, bsim_scilab_ws *w, int flag) {
   const bsim_scilab_ops *o = blk->script->ops;
@@ -310,7 +324,7 @@ static int set_vars(bsim_block *blk, bsim_scilab_ws *w, int flag) {
            o->ws_set(w, "ipar", nip, 1, ip);
   for (int k = 0; rc == 0 && k < blk->nin; k++) {
     char name[16];
-    snprintf(name, sizeof name, "u%d", k + 1);
+    port_var(name, 'u', k + 1);
     rc = o->ws_set(w, name, blk->insz[k], blk->insz[blk->nin + k],
                    blk->inptr[k]);
   }
@@ -351,7 +365,7 @@ static int take_outputs(bsim_block *blk, bsim_scilab_ws *w, int flag) {
     char name[16];
     int r, c;
     const double *v;
-    snprintf(name, sizeof name, "y%d", k + 1);
+    port_var(name, 'y', k + 1);
     int rc = blk->script->ops->ws_get(w, name, &r, &c, &v);
     if (rc == 1 && flag == BSIM_FLAG_REINIT) return 0;
     if (rc != 0) {
@@ -487,16 +501,12 @@ static void scifunc_fn(bsim_block *blk, int flag) {
   "model.script (Xcos keeps it in opar)."
 
 const bsim_block_type bsim_type_scifunc_block_m = {
-    "scifunc_block_m",
-    "scifunc",
+    "scifunc_block_m", "scifunc",
     "A block computed by Scilab code, one part per flag (matrix ports).",
     "Xcos's Scilab function block: ports, states and events as the\n"
     "parameters say, behaviour written in Scilab. in and out list the\n"
     "ports as rows [rows,cols].\n" SCIFUNC_DOC_COMMON,
-    scifunc_m_params,
-    P_CODE + NFLAGS,
-    scifunc_m_define,
-    scifunc_fn,
+    scifunc_m_params, P_CODE + NFLAGS, scifunc_m_define, scifunc_fn,
     /* the code's random numbers start where the context left Scilab's
      * generator: a derived run compiles it again */
     BSIM_TYPE_READS_CONTEXT,

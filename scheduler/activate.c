@@ -149,9 +149,63 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
       if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
         return bsim_run_fail(r, err);
       blk->nevprt = 0;
+      r->dirty[b] = 1;
     }
   }
   return 0;
+}
+
+/* Before an activation: the outputs that move with t and y at the event's
+ * time. The others change only at events, and the last one settled them. */
+static int settle_active(run_state *r, bsim_error *err) {
+  bsim_run_bind(r->run, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  if (bsim_run_outputs(r->run, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
+  return 0;
+}
+
+/* After the updates of an event: every output settled again, as if all
+ * blocks were evaluated in order — but a block is called only when it was
+ * updated (r->dirty) or one of its inputs changed value, since flag 1
+ * computes outputs from t, x, z and the inputs alone, and t is the same.
+ * A matrix inversion activated by a clock then runs once per tick, not
+ * twice. */
+static int settle_changed(run_state *r, bsim_error *err) {
+  const bsim_plan *p = r->p;
+  bsim_run *x = r->run;
+  bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  for (int k = 0; k < p->nblocks; k++) {
+    int b = p->order[k], need = r->dirty[b];
+    for (int u = p->inbase[b]; !need && u < p->inbase[b + 1]; u++)
+      need = p->insrc_block[u] >= 0 && r->changed[p->insrc_block[u]];
+    r->dirty[b] = 0;
+    r->changed[b] = 0;
+    rt_block *rb = &x->blocks[b];
+    if (!need || rb->b.nout == 0) continue;
+    size_t o0 = p->outoff[p->portbase[b]], o1 = o0;
+    for (int i = 0; i < rb->b.nout; i++)
+      o1 += (size_t)rb->b.outsz[i] * (size_t)rb->b.outsz[rb->b.nout + i];
+    /* the outputs lie side by side in the buffers */
+    memcpy(r->oldout + o0, x->outbufs + o0, sizeof(double) * (o1 - o0));
+    if (bsim_run_call(x, b, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
+      return bsim_run_fail(r, err);
+    r->changed[b] = memcmp(r->oldout + o0, x->outbufs + o0,
+                           sizeof(double) * (o1 - o0)) != 0;
+  }
+  return 0;
+}
+
+int bsim_run_settle_alloc(run_state *r) {
+  size_t nb = (size_t)r->p->nblocks + 1, no = r->p->noutbuf + 1;
+  r->dirty = calloc(nb, 1);
+  r->changed = calloc(nb, 1);
+  r->oldout = calloc(no, sizeof(double));
+  return r->dirty && r->changed && r->oldout ? 0 : -1;
+}
+
+void bsim_run_settle_free(run_state *r) {
+  free(r->dirty);
+  free(r->changed);
+  free(r->oldout);
 }
 
 /* Serve event output e: its activation, synchronous routing included. */
@@ -159,13 +213,13 @@ static int activate(run_state *r, int e, bsim_error *err) {
   chain c = {0};
   c.ev = c.local;
   c.cap = (int)(sizeof c.local / sizeof c.local[0]);
-  int rc = bsim_run_settle(r, err);
+  int rc = settle_active(r, err);
   if (rc == 0) rc = outputs_pass(r, &c, e, err);
   if (rc == 0) rc = updates_pass(r, &c, err);
   if (c.ev != c.local) free(c.ev);
   if (rc != 0) return -1;
   if (r->run->errs.stop) r->stopped = 1;
-  return bsim_run_settle(r, err);
+  return settle_changed(r, err);
 }
 
 /* An event is due at r->t when its date is not later, or closer than the
@@ -225,7 +279,7 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
   }
   r->roots++;
   r->t_event = r->t;
-  if (bsim_run_settle(r, err) != 0) return -1;
+  if (settle_active(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];
     rt_block *rb = &x->blocks[i];
@@ -240,11 +294,12 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
     if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     rb->b.nevprt = 0;
+    r->dirty[i] = 1;
   }
   bsim_run_zeno_roots(r, x->jroot);
   memset(x->jroot, 0, sizeof(int) * (size_t)p->ng);
   if (x->errs.stop) r->stopped = 1;
-  return bsim_run_settle(r, err);
+  return settle_changed(r, err);
 }
 
 void bsim_run_snapshot(run_state *r) {

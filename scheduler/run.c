@@ -362,7 +362,7 @@ static int alloc_state(run_state *r) {
   r->snap_modes = calloc(nm, sizeof(int));
   return r->y && r->yp && r->res && r->snap_y && r->snap_out && r->modes &&
                  r->snap_modes && bsim_run_zeno_alloc(r) == 0 &&
-                 bsim_run_carry_alloc(r) == 0
+                 bsim_run_carry_alloc(r) == 0 && bsim_run_settle_alloc(r) == 0
              ? 0
              : -1;
 }
@@ -380,6 +380,7 @@ static void free_state(run_state *r) {
   free(r->snap_modes);
   bsim_run_zeno_free(r);
   bsim_run_carry_free(r);
+  bsim_run_settle_free(r);
 }
 
 int bsim_run_loop(bsim_sim *s, bsim_error *err) {

@@ -52,6 +52,11 @@ typedef struct run_state {
   size_t nsnap_z;
   long carry_res;
 
+  /* settling after an event (activate.c): blocks updated, blocks whose
+   * outputs changed, their outputs before */
+  char *dirty, *changed;
+  double *oldout;
+
   long events, roots, hot_continues, cold_restarts, downgrades, carries;
 } run_state;
 
@@ -62,6 +67,8 @@ int bsim_run_algebraic_slopes(run_state *r);
 
 /* activate.c */
 int bsim_run_settle(run_state *r, bsim_error *err);
+int bsim_run_settle_alloc(run_state *r);
+void bsim_run_settle_free(run_state *r);
 int bsim_run_fail(run_state *r, bsim_error *err);
 int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err);
 int bsim_run_schedule(run_state *r, int blk, bsim_error *err);

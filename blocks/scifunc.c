@@ -207,8 +207,10 @@ static int compile(bsim_define_ctx *ctx, bsim_model *m) {
     parts[f] = part_used(f, m) && v->str ? v->str : NULL;
   }
   var_names vars = {.n = 0};
-  static const char *const fixed[] = {"%_flag", "n_evi", "t",  "x",    "z",
-                                      "rpar",   "ipar",  "xd", "t_evo"};
+  /* u, Xcos's list of all inputs, is named here only to be refused below
+   * with a better message than "an unknown function" */
+  static const char *const fixed[] = {"%_flag", "n_evi", "t",  "x",     "z",
+                                      "rpar",   "ipar",  "xd", "t_evo", "u"};
   for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
     add_var(&vars, fixed[k], 0);
   for (int k = 1; k <= m->nin; k++)
@@ -220,6 +222,13 @@ static int compile(bsim_define_ctx *ctx, bsim_model *m) {
   if (!m->script) return -1;
   const bsim_scilab_code *c = m->script;
   char name[16];
+  for (int f = 0; f < NFLAGS; f++)
+    if (parts[f] && c->ops->reads(c, f, "u"))
+      return bsim_define_error(ctx,
+                               "its %s reads u, Xcos's list of all the "
+                               "inputs, which blocksim does not offer (use "
+                               "u1, u2, ... instead)",
+                               PART_NAME[f]);
   for (int k = 1; parts[1] && k <= m->nout; k++) {
     snprintf(name, sizeof name, "y%d", k);
     if (!c->ops->assigns(c, 1, name))
@@ -474,7 +483,8 @@ static void scifunc_fn(bsim_block *blk, int flag) {
   "Each part of the code is Scilab statements (lines, or separated by ; or\n"  \
   ",) run by blocksim's Scilab interpreter (docs/format.md lists the\n"        \
   "language and functions) as a fresh function call: it sees u1, u2, ...\n"    \
-  "(the inputs), x (continuous state, a column), z (discrete state), t,\n"     \
+  "(the inputs; not u, Xcos's list of them), x (continuous state, a\n"         \
+  "column), z (discrete state), t,\n"                                          \
   "rpar, ipar (0), n_evi (the activation: 1 for event input 1, 2 for\n"        \
   "input 2, 3 for both, 0 at the start or while integrating) and %_flag,\n"    \
   "and keeps nothing between calls but x and z. After the outputs code\n"      \
@@ -488,7 +498,9 @@ static void scifunc_fn(bsim_block *blk, int flag) {
   "update without z (or without an event input and x), events without\n"       \
   "event inputs and outputs. The outputs code must set every output and\n"     \
   "the derivatives code xd. The block has feedthrough when the outputs\n"      \
-  "code reads an input it does not assign.\n"                                  \
+  "code reads an input it does not assign. As in Xcos, the outputs of a\n"     \
+  "block with event inputs (not always active, without x) change only at\n"    \
+  "its activations, those of a block without any input once.\n"                \
   "Random numbers: rand() draws from Scilab's session generator, shared\n"     \
   "by every such block of a run and starting where the diagram's context\n"    \
   "left it (rand('seed', s), rand('normal') act on it), so a diagram gives\n"  \

@@ -126,6 +126,45 @@ static void derived_same_draws(void) {
   bsim_diagram_free(d);
 }
 
+/* scifunc_block's dialog before "always active" was added had 8 fields:
+ * the same diagram with the older block's last field removed still loads
+ * and runs the same (the field takes its default, 0). */
+static void eight_fields(void) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/xcos/scifunc/scifunc_cont.xcos",
+           BSIM_TEST_DATA);
+  FILE *f = fopen(path, "rb");
+  char *text = f ? malloc(1 << 20) : NULL;
+  size_t len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+  if (f) fclose(f);
+  char *blk =
+      text ? (text[len] = '\0', strstr(text, "\"scifunc_block\"")) : NULL;
+  char *h = blk ? strstr(blk, "height=\"9\"") : NULL;
+  char *last = h ? strstr(h, "<data line=\"8\"") : NULL;
+  char *eol = last ? strchr(last, '\n') : NULL;
+  CHECK(eol != NULL, "cannot find scifunc_block's ninth field in %s", path);
+  if (!eol) {
+    free(text);
+    return;
+  }
+  h[8] = '8';
+  memmove(last, eol + 1, strlen(eol + 1) + 1);
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_diagram *d = bsim_diagram_load_memory("eight.xcos", text, strlen(text),
+                                             test_library(), &err);
+  free(text);
+  bsim_options o;
+  bsim_options_init(&o);
+  bsim_sim *s = d ? bsim_sim_create(d, &o, &err) : NULL;
+  bsim_diagram_free(d);
+  CHECK(s && bsim_sim_run(s, &err) == 0, "eight fields: %s", err.message);
+  if (s)
+    xr_compare(s, "CSCOPE_2", "xcos/scifunc/ref_cont/CSCOPE_6.csv", 3, 1e-15,
+               "scifunc_block, 8 fields");
+  bsim_sim_free(s);
+}
+
 /* ------------------------------------------------ the define step itself */
 
 typedef struct given {
@@ -194,6 +233,7 @@ static void define_checks(void) {
       {{{"out", "[1,1;2,1]"}, {"outputs", "y1 = 1"}}, 2, "never sets y2"},
       {{{"x0", "[1;2]"}, {"derivatives", "x = 1"}}, 2, "never sets xd"},
       {{{"outputs", "y1 = setw(u1)"}}, 1, "line 1, calls 'setw'"},
+      {{{"outputs", "y1 = u(1)"}}, 1, "reads u, Xcos's list of all the inputs"},
       {{{"outputs", "y1 = 1;\nif u1 > 0 then\ny1 = 2"}},
        1,
        "outputs code (flag 1), line 2: this 'if' has no matching 'end'"},
@@ -301,6 +341,7 @@ int main(void) {
   cont_closed_form();
   rerun_same_draws();
   derived_same_draws();
+  eight_fields();
   define_checks();
   service_checks();
   return xr_finish("test_xcos_scifunc");

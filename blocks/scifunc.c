@@ -484,9 +484,9 @@ static void scifunc_fn(bsim_block *blk, int flag) {
   ",) run by blocksim's Scilab interpreter (docs/format.md lists the\n"        \
   "language and functions) as a fresh function call: it sees u1, u2, ...\n"    \
   "(the inputs; not u, Xcos's list of them), x (continuous state, a\n"         \
-  "column), z (discrete state), t,\n"                                          \
-  "rpar, ipar (0), n_evi (the activation: 1 for event input 1, 2 for\n"        \
-  "input 2, 3 for both, 0 at the start or while integrating) and %_flag,\n"    \
+  "column), z (discrete state), t, rpar, ipar (0), n_evi (the activation:\n"   \
+  "1 for event input 1, 2 for input 2, 3 for both, 0 at the start or\n"        \
+  "while integrating) and %_flag,\n"                                           \
   "and keeps nothing between calls but x and z. After the outputs code\n"      \
   "(flag 1) the block takes y1, y2, ... (each must have its port's size,\n"    \
   "else it and the outputs before it keep their values, as Xcos does) and\n"   \

@@ -36,6 +36,10 @@ static const char *const diagrams[] = {
     "hybrid/end_c.xml",
     "xcos/cont/bounce.xcos",
     "xcos/random/rand_blocks.xcos",
+    /* Scilab code drawing from the run's session generator */
+    "xcos/scifunc/scifunc_rand.xcos",
+    "xcos/scifunc/scifunc_events.xml",
+    "xcos/scifunc/scifunc_cont.xml",
 };
 enum { NDIAG = sizeof diagrams / sizeof diagrams[0] };
 enum { NTHREADS = 4, ROUNDS = 2 };

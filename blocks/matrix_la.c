@@ -20,6 +20,8 @@
 #include <gsl/gsl_linalg.h>
 
 #include "blocks/std.h"
+#include "modules/lapack.h"
+#include "modules/module.h"
 
 static int is_output_flag(int flag) {
   return flag == BSIM_FLAG_OUTPUTS || flag == BSIM_FLAG_REINIT;
@@ -367,15 +369,12 @@ const bsim_block_type bsim_type_MATBKSL = {
 
 /* LAPACK, which Scilab's MATEIG calls: the same routines give the same
  * order of the eigenvalues and the same normalisation of the eigenvectors
- * (GSL's QR iteration orders them differently). Fortran symbols; liblapack
- * ships no C header. */
-extern void dgeev_(const char *jobvl, const char *jobvr, const int *n,
-                   double *a, const int *lda, double *wr, double *wi,
-                   double *vl, const int *ldvl, double *vr, const int *ldvr,
-                   double *work, const int *lwork, int *info);
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *w, double *work, const int *lwork,
-                   int *info);
+ * (GSL's QR iteration orders them differently). From the lapack module
+ * (modules/lapack.h), so that only diagrams with a MATEIG load LAPACK and
+ * the Fortran runtime: the one way out of blocks/ to modules/. */
+static const bsim_lapack_module *lapack(bsim_error *err) {
+  return bsim_module("lapack", "computing eigenvalues with LAPACK", err);
+}
 
 static const bsim_param_spec mateig_params[] = {
     {"datatype", BSIM_PARAM_REAL, "1",
@@ -392,6 +391,9 @@ static int mateig_define(bsim_define_ctx *ctx, bsim_model *m) {
     return -1;
   if (d > 2)
     return bsim_define_error(ctx, "'decomposition' must be 1 or 2, got %d", d);
+  bsim_error err;
+  bsim_error_clear(&err);
+  if (!lapack(&err)) return bsim_define_error(ctx, "%s", err.message);
   /* complex n x 1 is real n x 2; complex n x n is real n x 2n, which size
    * inference cannot derive from n: a free tag, checked at flag 4 */
   if (bsim_model_set_inputs(m, 1, -1, -1, 1) != 0 ||
@@ -413,6 +415,7 @@ static int symmetric(const double *u, int n) {
 /* Work memory: a copy of u (LAPACK overwrites it), the eigenvalues, the
  * right eigenvectors and LAPACK's workspace, sized at flag 4. */
 typedef struct eig_work {
+  const bsim_lapack_module *la;
   int n, lwork;
   double *a, *wr, *wi, *vr, *work;
 } eig_work;
@@ -439,6 +442,13 @@ static int mateig_init(bsim_block *blk, int n) {
       return -1;
     }
   eig_free(blk);
+  bsim_error err;
+  bsim_error_clear(&err);
+  const bsim_lapack_module *la = lapack(&err); /* define found it */
+  if (!la) {
+    bsim_block_error(blk, "%s", err.message);
+    return -1;
+  }
   eig_work *w = calloc(1, sizeof *w);
   *blk->work = w;
   size_t nn = (size_t)n * (size_t)n;
@@ -446,9 +456,11 @@ static int mateig_init(bsim_block *blk, int n) {
   double q1 = 0, q2 = 0, dummy = 0;
   int info = 0, ask = -1;
   if (w) {
-    dgeev_("N", vectors ? "V" : "N", &n, &dummy, &n, &dummy, &dummy, &dummy, &n,
-           &dummy, &n, &q1, &ask, &info);
-    dsyev_(vectors ? "V" : "N", "U", &n, &dummy, &n, &dummy, &q2, &ask, &info);
+    w->la = la;
+    la->dgeev("N", vectors ? "V" : "N", &n, &dummy, &n, &dummy, &dummy, &dummy,
+              &n, &dummy, &n, &q1, &ask, &info);
+    la->dsyev(vectors ? "V" : "N", "U", &n, &dummy, &n, &dummy, &q2, &ask,
+              &info);
     w->n = n;
     w->lwork = (int)fmax(fmax(q1, q2), 4.0 * n);
     w->a = malloc(sizeof(double) * (2 * nn + 2 * (size_t)n));
@@ -515,13 +527,13 @@ static void mateig_fn(bsim_block *blk, int flag) {
   int vectors = blk->nout == 2, sym = symmetric(u, n), info = 0;
   memcpy(w->a, u, sizeof(double) * (size_t)n * (size_t)n);
   if (sym) {
-    dsyev_(vectors ? "V" : "N", "U", &n, w->a, &n, w->wr, w->work, &w->lwork,
-           &info);
+    w->la->dsyev(vectors ? "V" : "N", "U", &n, w->a, &n, w->wr, w->work,
+                 &w->lwork, &info);
   } else {
     double dummy = 0;
     int one = 1;
-    dgeev_("N", vectors ? "V" : "N", &n, w->a, &n, w->wr, w->wi, &dummy, &one,
-           w->vr, &n, w->work, &w->lwork, &info);
+    w->la->dgeev("N", vectors ? "V" : "N", &n, w->a, &n, w->wr, w->wi, &dummy,
+                 &one, w->vr, &n, w->work, &w->lwork, &info);
   }
   if (info != 0) {
     /* Xcos ignores a failure during the initial fixed point only */

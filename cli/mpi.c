@@ -7,21 +7,11 @@
  * (MPI_THREAD_FUNNELED). A worker told there is no more work finishes what
  * it has, sends it, then says it is done; MPI keeps the order of one
  * sender's messages, so rank 0 has every result of a rank that said so.
- * Without MPI the option is refused.
+ * The command's optional mpi module (modules/module.h): built when MPI is
+ * found, loaded by sweep.c only for --mpi, so that no other command loads
+ * MPI; it calls back into the command (bsim_cli_*), which exports them.
  */
 #include "cli/sweep.h"
-
-#ifndef BSIM_HAVE_MPI
-
-int bsim_cli_sweep_mpi(sweep_run *r) {
-  bsim_error_set(r->err, BSIM_ERR_INPUT,
-                 "--mpi: this blocksim was built without MPI (hint: install "
-                 "libopenmpi-dev and rebuild, or use --shard I/N with one "
-                 "process per shard)");
-  return bsim_cli_report(r->err);
-}
-
-#else
 
 #include <mpi.h>
 #include <stdio.h>
@@ -205,5 +195,3 @@ int bsim_cli_sweep_mpi(sweep_run *r) {
   MPI_Finalize();
   return status;
 }
-
-#endif

@@ -128,9 +128,17 @@ int bsim_cli_plot_sim(const bsim_sim *s, const char *path, bsim_error *err) {
 
 int bsim_cli_plot_path_ok(const char *path) {
   const char *dot = strrchr(path, '.');
-  if (dot && (strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".svg") == 0 ||
-              strcasecmp(dot, ".pdf") == 0))
-    return 1;
-  bsim_cli_usage("--plot '%s': name the image .png, .svg or .pdf", path);
-  return 0;
+  if (!dot || (strcasecmp(dot, ".png") != 0 && strcasecmp(dot, ".svg") != 0 &&
+               strcasecmp(dot, ".pdf") != 0)) {
+    bsim_cli_usage("--plot '%s': name the image .png, .svg or .pdf", path);
+    return 0;
+  }
+  /* the plot module is loaded now rather than after a long run */
+  bsim_error err;
+  bsim_error_clear(&err);
+  if (!bsim_module_symbol("plot", "bsim_module_plot", &err)) {
+    fprintf(stderr, "blocksim: --plot: %s\n", err.message);
+    return 0;
+  }
+  return 1;
 }

@@ -443,6 +443,24 @@ int bsim_cli_sweep_args_init(sweep_args *a, int argc) {
   return a->params && a->fixed && a->sp_names && a->sp_values ? 0 : -1;
 }
 
+/* --mpi: the command's mpi module (mpi.c), when this blocksim has one. */
+static int sweep_mpi(sweep_run *r) {
+  bsim_error why;
+  bsim_error_clear(&why);
+  void *sym = bsim_module_symbol("mpi", "bsim_cli_sweep_mpi", &why);
+  if (!sym) {
+    bsim_error_set(r->err, BSIM_ERR_INPUT,
+                   "--mpi: %s; blocksim has MPI when it is built with "
+                   "libopenmpi-dev installed, and without it --shard I/N runs "
+                   "one process per shard",
+                   why.message);
+    return bsim_cli_report(r->err);
+  }
+  int (*run)(sweep_run *);
+  memcpy(&run, &sym, sizeof run); /* POSIX: object to function pointer */
+  return run(r);
+}
+
 int bsim_cli_sweep(const bsim_library *lib, int argc, char **argv) {
   sweep_args a;
   sweep_run r;
@@ -451,7 +469,7 @@ int bsim_cli_sweep(const bsim_library *lib, int argc, char **argv) {
   if (bsim_cli_sweep_args_init(&a, argc) != 0) return BSIM_ERR_SIM;
   int status = bsim_cli_sweep_prepare(lib, argc, argv, &a, &r, &err);
   if (status == 0 && a.mpi) {
-    status = bsim_cli_sweep_mpi(&r);
+    status = sweep_mpi(&r);
   } else if (status == 0) {
     struct sigaction sa, old[3];
     static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};

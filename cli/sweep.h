@@ -53,7 +53,7 @@ void bsim_cli_progress(sweep_run *r, int final);
 int bsim_cli_sweep_end(sweep_run *r, int rc);
 void bsim_cli_sweep_release(sweep_run *r, sweep_args *a);
 
-/* mpi.c: the sweep across MPI ranks, or a refusal when built without. */
+/* mpi.c, the command's mpi module: the sweep across MPI ranks. */
 int bsim_cli_sweep_mpi(sweep_run *r);
 
 #endif

@@ -21,6 +21,7 @@
 #include "diagrams/dg_util.h"
 #include "diagrams/load.h"
 #include "diagrams/xcos/xcos.h"
+#include "modules/module.h"
 
 void dg_xml_keep_first(dg_xml_error *fe, const xmlError *e) {
   if (fe->have || !e || e->level < XML_ERR_ERROR) return;
@@ -116,13 +117,22 @@ static int root_is(xmlDocPtr doc, const char *name) {
   return r && strcmp((const char *)r->name, name) == 0;
 }
 
+/* Zip magic at the start of the data. */
+static int is_zip(const void *data, size_t len) {
+  const unsigned char *b = data;
+  return len >= 4 && b[0] == 'P' && b[1] == 'K' && b[2] == 3 && b[3] == 4;
+}
+
 static bsim_diagram *from_zcos(const char *name, const void *data, size_t len,
                                const bsim_library *lib, bsim_error *err) {
   unsigned char *content = NULL, *dict = NULL;
   size_t clen = 0, dlen = 0;
   char msg[512];
-  if (dg_zcos_unpack(data, len, &content, &clen, &dict, &dlen, msg,
-                     sizeof msg) != 0) {
+  snprintf(msg, sizeof msg, "%s: reading a .zcos", name);
+  const dg_zcos_module *zcos = bsim_module("zcos", msg, err);
+  if (!zcos) return NULL;
+  if (zcos->unpack(data, len, &content, &clen, &dict, &dlen, msg, sizeof msg) !=
+      0) {
     bsim_error_set(err, BSIM_ERR_INPUT,
                    "%s: %s (the .zcos is truncated or corrupt)", name, msg);
     return NULL;
@@ -159,7 +169,7 @@ bsim_diagram *bsim_diagram_load_memory(const char *name, const void *data,
   }
   /* Idempotent; lets libxml2 set up its tables before any parse. */
   xmlInitParser();
-  if (dg_is_zip(data, len)) return from_zcos(name, data, len, lib, err);
+  if (is_zip(data, len)) return from_zcos(name, data, len, lib, err);
   xmlDocPtr doc = parse(name, data, len, err);
   if (!doc) return NULL;
   bsim_diagram *d = root_is(doc, "XcosDiagram")

@@ -3,7 +3,7 @@
  * attributes, nested groups), written once for the single-run writer and
  * the study writer, so that both lay their data out the same way. Every
  * function is silent: HDF5's own error printing is switched off around
- * each call and restored after. Private to output/.
+ * each call and restored after. Private to output/'s HDF5 module.
  */
 #ifndef BSIM_H5UTIL_H
 #define BSIM_H5UTIL_H
@@ -37,6 +37,13 @@ int bsim_h5_attr_long(hid_t obj, const char *name, long long value);
 /* Group `path` below loc, creating missing intermediate groups ("a/b/c").
  * A negative id on failure; close with H5Gclose. */
 hid_t bsim_h5_group(hid_t loc, const char *path);
+
+/* A run's datasets below loc (docs/batch.md), h5.c: time, values, names,
+ * and scope_names plus scopes/<block path>/{time,values,names} when it
+ * recorded. In a study (study = 1) time and names are the file's, at its
+ * root, and every values dataset is chunked and compressed. 0 or -1. */
+struct out_run;
+int out_h5_write_run(hid_t loc, const struct out_run *o, int study);
 
 /* Reading back (merge, plot). A dataset's dims (up to 2; dims[1] = 0 for
  * 1-D): 0, or -1 when absent. */

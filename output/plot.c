@@ -5,7 +5,8 @@
  * its x axis, a title and a legend; all panels share one time axis, and
  * sparse series get a dot on each point. Long series are thinned to the first,
  * lowest, highest and last value of each pixel column, which draws the
- * same picture with a bounded number of points.
+ * same picture with a bounded number of points. blocksim's optional plot
+ * module (bsim_plot_write, plot_entry.c, loads it).
  */
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -18,7 +19,9 @@
 #include <strings.h>
 
 #include "blocksim/plot.h"
+#include "modules/module.h"
 #include "output/atomic.h"
+#include "output/plot_module.h"
 
 enum { DEFAULT_WIDTH = 900, PANEL_HEIGHT = 280, MAX_HEIGHT = 4000 };
 static const double margin_left = 78, margin_right = 24, margin_top = 30,
@@ -31,10 +34,6 @@ static const double palette[][3] = {{0.12, 0.47, 0.71}, {1.00, 0.50, 0.05},
                                     {0.89, 0.47, 0.76}, {0.50, 0.50, 0.50},
                                     {0.74, 0.74, 0.13}, {0.09, 0.75, 0.81}};
 enum { NCOLORS = sizeof palette / sizeof palette[0] };
-
-void bsim_plot_options_init(bsim_plot_options *o) {
-  memset(o, 0, sizeof *o);
-}
 
 typedef struct curve {
   size_t table, col;
@@ -431,13 +430,8 @@ static cairo_status_t to_file(void *closure, const unsigned char *data,
 
 enum { PNG, SVG, PDF };
 
-int bsim_plot_write(const bsim_tables *T, const char *path,
-                    const bsim_plot_options *o, bsim_error *err) {
-  bsim_plot_options defaults;
-  if (!o) {
-    bsim_plot_options_init(&defaults);
-    o = &defaults;
-  }
+static int plot_write(const bsim_tables *T, const char *path,
+                      const bsim_plot_options *o, bsim_error *err) {
   const char *dot = strrchr(path, '.');
   int kind = !dot                           ? -1
              : strcasecmp(dot, ".png") == 0 ? PNG
@@ -496,4 +490,10 @@ int bsim_plot_write(const bsim_tables *T, const char *path,
     return -1;
   }
   return 0;
+}
+
+static const out_plot_module plot_module = {plot_write};
+
+const void *bsim_module_plot(void) {
+  return &plot_module;
 }

@@ -98,7 +98,7 @@ static int apply(bsim_study *st, const out_member *m, int write_files) {
   if (st->has[m->index]) return 1;
   int rc = 0;
   if (st->fmt == BSIM_FORMAT_H5)
-    rc = out_study_h5_member(st, m);
+    rc = st->h5->study_member(st, m);
   else if (write_files)
     rc = out_study_csv_member(st, m);
   if (rc == 0) rc = add_row(st, m);
@@ -150,12 +150,15 @@ bsim_study *bsim_study_open(const char *path, bsim_format fmt,
                    "-o study.h5 or -o DIR)");
     return NULL;
   }
+  const out_h5_module *h5 = fmt == BSIM_FORMAT_H5 ? out_h5(err) : NULL;
+  if (fmt == BSIM_FORMAT_H5 && !h5) return NULL;
   bsim_study *st = calloc(1, sizeof *st);
   if (!st) {
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
     return NULL;
   }
   st->fmt = fmt;
+  st->h5 = h5;
   st->file = st->runs = -1;
   st->shard = shard;
   st->shards = shards;
@@ -179,7 +182,7 @@ bsim_study *bsim_study_open(const char *path, bsim_format fmt,
     return NULL;
   }
   memcpy(st->times, bsim_sweep_times(sw), sizeof(double) * st->rows);
-  int rc = fmt == BSIM_FORMAT_H5 ? out_study_h5_open(st, err)
+  int rc = fmt == BSIM_FORMAT_H5 ? h5->study_open(st, err)
                                  : out_study_csv_open(st, err);
   if (rc == 0 && !st->complete) {
     /* the journal knows the shard too: shards never share one */
@@ -247,7 +250,7 @@ int bsim_study_add(bsim_study *st, const void *rec, size_t len,
 int bsim_study_finish(bsim_study *st, bsim_error *err) {
   if (st->complete) return 0;
   out_study_sort(st);
-  int rc = st->fmt == BSIM_FORMAT_H5 ? out_study_h5_finish(st, err)
+  int rc = st->fmt == BSIM_FORMAT_H5 ? st->h5->study_finish(st, err)
                                      : out_study_csv_finish(st, err);
   if (rc != 0) return -1;
   out_journal_close(st->j, 1);
@@ -258,7 +261,7 @@ int bsim_study_finish(bsim_study *st, bsim_error *err) {
 
 void bsim_study_free(bsim_study *st) {
   if (!st) return;
-  if (st->fmt == BSIM_FORMAT_H5) out_study_h5_close(st);
+  if (st->h5) st->h5->study_close(st);
   out_journal_close(st->j, 0);
   for (long i = 0; i < st->nrows; i++) {
     free(st->row[i].message);
@@ -299,6 +302,7 @@ int bsim_study_merge(const char *out, const char *const *inputs, int n,
       return -1;
     }
   }
-  return fmt == BSIM_FORMAT_H5 ? out_study_h5_merge(out, inputs, n, err)
-                               : out_study_csv_merge(out, inputs, n, err);
+  if (fmt != BSIM_FORMAT_H5) return out_study_csv_merge(out, inputs, n, err);
+  const out_h5_module *h5 = out_h5(err);
+  return h5 ? h5->study_merge(out, inputs, n, err) : -1;
 }

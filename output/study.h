@@ -7,11 +7,12 @@
 #ifndef BSIM_STUDY_H
 #define BSIM_STUDY_H
 
-#include <hdf5.h>
+#include <stdint.h>
 
 #include "blocksim/batch.h"
 #include "output/journal.h"
 #include "output/member.h"
+#include "output/writers.h"
 
 /* One row of the summary: a member's outcome and the statistics of its
  * signals (NaN when it failed). */
@@ -26,12 +27,13 @@ typedef struct srow {
 
 struct bsim_study {
   bsim_format fmt;
-  char *path;        /* the final file or folder */
-  char *part;        /* HDF5: the file being written, renamed at finish */
-  hid_t file, runs;  /* HDF5 */
-  out_journal *j;    /* NULL when opened complete */
-  int complete;      /* nothing left to write */
-  char *fingerprint; /* the sweep's, without the shard */
+  char *path;              /* the final file or folder */
+  char *part;              /* HDF5: the file being written, renamed at finish */
+  const out_h5_module *h5; /* HDF5: the module writing it */
+  int64_t file, runs;      /* HDF5: hid_t of the .part and its runs */
+  out_journal *j;          /* NULL when opened complete */
+  int complete;            /* nothing left to write */
+  char *fingerprint;       /* the sweep's, without the shard */
   char *diagram;
   int shard, shards;
   /* shared by every member */
@@ -49,8 +51,9 @@ struct bsim_study {
   char *stat_names[OUT_MAX_STATS];
 };
 
-/* Format hooks. open: start writing (a fresh .part / the folders), or
- * detect a complete output (st->complete set, has[] filled). 0 or -1. */
+/* Format hooks (those of HDF5 in the hdf5 module, through st->h5). open: start
+ * writing (a fresh .part / the folders), or detect a complete output
+ * (st->complete set, has[] filled). 0 or -1. */
 int out_study_h5_open(bsim_study *st, bsim_error *err);
 int out_study_h5_member(bsim_study *st, const out_member *m);
 int out_study_h5_finish(bsim_study *st, bsim_error *err);

@@ -4,7 +4,7 @@
  * adds the summary and renames it into place, so the study file is always
  * complete or absent. The file format is HDF5 1.10's (small datasets keep
  * their single chunk without a B-tree index): 10 000 runs take half the
- * space and time they would in the 1.8 format.
+ * space and time they would in the 1.8 format. Part of the hdf5 module.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +16,9 @@
 #include "output/h5util.h"
 #include "output/study.h"
 #include "output/writers.h"
+
+/* study.h keeps the ids as int64_t, which hid_t is since HDF5 1.10 */
+_Static_assert(sizeof(hid_t) == sizeof(int64_t), "hid_t is not 64-bit");
 
 static const char study_format[] = "blocksim-study";
 

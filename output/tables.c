@@ -1,17 +1,17 @@
 /*
  * Result files read back as tables (time plus named columns), for plots
- * and for merging: CSV through stdio, MAT through libmatio, HDF5 through
- * h5util.c. Every format gives the same tables for the same run, so a
- * plot does not depend on the format the run was saved in.
+ * and for merging: CSV through stdio, MAT and HDF5 through their modules
+ * (mat.c, h5.c), which hand their tables over through add(). Every format
+ * gives the same tables for the same run, so a plot does not depend on
+ * the format the run was saved in.
  */
 #include <errno.h>
-#include <matio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blocksim/plot.h"
-#include "output/h5util.h"
+#include "output/writers.h"
 
 typedef struct table {
   char *name;
@@ -43,8 +43,7 @@ void bsim_tables_free(bsim_tables *T) {
   free(T);
 }
 
-/* Append a table; values(r, c) = values[r * rstride + c * cstride]; names
- * NULL gives u1..un. 0 or -1 out of memory. */
+/* Append a table (out_tables_add). */
 static int add(bsim_tables *T, const char *name, size_t rows, size_t cols,
                const double *time, size_t tstride, const double *values,
                size_t rstride, size_t cstride, const char *const *names) {
@@ -118,7 +117,8 @@ static const char *base_name(const char *path, char *buf, size_t len) {
   return buf;
 }
 
-static int read_csv(bsim_tables *T, const char *path, bsim_error *err) {
+static int read_csv(bsim_tables *T, const char *path, const char *name,
+                    bsim_error *err) {
   FILE *f = fopen(path, "r");
   if (!f) {
     bsim_error_set(err, BSIM_ERR_INPUT, "cannot open '%s': %s", path,
@@ -170,8 +170,6 @@ static int read_csv(bsim_tables *T, const char *path, bsim_error *err) {
     }
     rows++;
   }
-  char name[256];
-  base_name(path, name, sizeof name);
   rc = add(T, name, rows, width - 1, v ? v : (double[]){0}, width,
            v ? v + 1 : (double[]){0}, width, 1, (const char *const *)names + 1);
   if (rc != 0) bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
@@ -181,205 +179,6 @@ done:
   free(header);
   fclose(f);
   return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* MAT                                                                 */
-/* ------------------------------------------------------------------ */
-
-static char *mat_text(matvar_t *v) {
-  if (!v || v->class_type != MAT_C_CHAR || v->rank != 2) return NULL;
-  size_t n = v->dims[0] * v->dims[1];
-  char *s = malloc(n + 1);
-  if (!s) return NULL;
-  if (v->data) memcpy(s, v->data, n);
-  s[n] = '\0';
-  return s;
-}
-
-/* A cell of strings as an array (each malloc'ed), or NULL. */
-static char **mat_strings(matvar_t *cell, size_t n) {
-  char **s = calloc(n + 1, sizeof(char *));
-  for (size_t i = 0; s && i < n; i++)
-    if (!(s[i] = mat_text(Mat_VarGetCell(cell, (int)i)))) {
-      bsim_h5_free_strings(s, n);
-      return NULL;
-    }
-  return s;
-}
-
-static int is_matrix(const matvar_t *v) {
-  return v && v->class_type == MAT_C_DOUBLE && v->rank == 2 && !v->isComplex &&
-         v->data;
-}
-
-static int mat_tables(bsim_tables *T, mat_t *m, const char *name) {
-  matvar_t *t = Mat_VarRead(m, "time"), *v = Mat_VarRead(m, "values"),
-           *nm = Mat_VarRead(m, "names");
-  matvar_t *sn = Mat_VarRead(m, "scope_names"),
-           *sd = Mat_VarRead(m, "scope_data"),
-           *sc = Mat_VarRead(m, "scope_columns");
-  int rc = -1;
-  if (!is_matrix(t) || !is_matrix(v) || t->dims[0] != v->dims[0]) goto done;
-  size_t rows = v->dims[0], cols = v->dims[1];
-  char **names =
-      nm && nm->class_type == MAT_C_CELL && nm->dims[0] * nm->dims[1] == cols
-          ? mat_strings(nm, cols)
-          : NULL;
-  rc = add(T, name, rows, cols, t->data, 1, v->data, 1, rows,
-           (const char *const *)names);
-  bsim_h5_free_strings(names, cols);
-  size_t k = sn && sd ? sn->dims[0] * sn->dims[1] : 0;
-  for (size_t i = 0; rc == 0 && i < k; i++) {
-    matvar_t *e = Mat_VarGetCell(sd, (int)i);
-    char *path = mat_text(Mat_VarGetCell(sn, (int)i));
-    if (!is_matrix(e) || !path || e->dims[1] < 1) {
-      free(path);
-      rc = -1;
-      break;
-    }
-    size_t r = e->dims[0], w = e->dims[1];
-    matvar_t *cc = sc ? Mat_VarGetCell(sc, (int)i) : NULL;
-    char **cn =
-        cc && cc->class_type == MAT_C_CELL && cc->dims[0] * cc->dims[1] == w - 1
-            ? mat_strings(cc, w - 1)
-            : NULL;
-    const double *d = e->data;
-    rc = add(T, path, r, w - 1, d, 1, d + r, 1, r, (const char *const *)cn);
-    bsim_h5_free_strings(cn, w - 1);
-    free(path);
-  }
-done:
-  Mat_VarFree(t);
-  Mat_VarFree(v);
-  Mat_VarFree(nm);
-  Mat_VarFree(sn);
-  Mat_VarFree(sd);
-  Mat_VarFree(sc);
-  return rc;
-}
-
-static int read_mat(bsim_tables *T, const char *path, bsim_error *err) {
-  mat_t *m = Mat_Open(path, MAT_ACC_RDONLY);
-  if (!m) {
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "cannot read '%s' as a MAT file (hint: is it one that "
-                   "blocksim wrote?)",
-                   path);
-    return -1;
-  }
-  char name[256];
-  int rc = mat_tables(T, m, base_name(path, name, sizeof name));
-  Mat_Close(m);
-  if (rc != 0)
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "'%s' lacks the variables of a blocksim result (time, "
-                   "values, names; docs/batch.md)",
-                   path);
-  return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* HDF5                                                                */
-/* ------------------------------------------------------------------ */
-
-/* time, values and names below loc as a table; a study's run keeps only
- * its values, its times and names being the file's (`shared`, the root):
- * the first rows of them. */
-static int h5_table(bsim_tables *T, hid_t loc, hid_t shared, const char *name) {
-  size_t rows, one, vr, cols, nn = 0;
-  hid_t tl = bsim_h5_exists(loc, "time") ? loc : shared;
-  hid_t nl = bsim_h5_exists(loc, "names") ? loc : shared;
-  if (tl < 0 || bsim_h5_dims(tl, "time", &rows, &one) != 0 ||
-      bsim_h5_dims(loc, "values", &vr, &cols) != 0 || vr > rows ||
-      (tl == loc && vr != rows))
-    return -1;
-  double *t = malloc(sizeof(double) * (rows + 1)),
-         *v = malloc(sizeof(double) * (vr * cols + 1));
-  char **names = nl >= 0 && bsim_h5_exists(nl, "names")
-                     ? bsim_h5_read_strings(nl, "names", &nn)
-                     : NULL;
-  int rc = -1;
-  if (t && v && bsim_h5_read_doubles(tl, "time", t) == 0 &&
-      bsim_h5_read_doubles(loc, "values", v) == 0)
-    rc = add(T, name, vr, cols, t, 1, v, cols, 1,
-             names && nn == cols ? (const char *const *)names : NULL);
-  bsim_h5_free_strings(names, nn);
-  free(t);
-  free(v);
-  return rc;
-}
-
-static int h5_run(bsim_tables *T, hid_t loc, hid_t shared, const char *name) {
-  if (h5_table(T, loc, shared, name) != 0) return -1;
-  size_t k = 0;
-  char **paths = bsim_h5_exists(loc, "scope_names")
-                     ? bsim_h5_read_strings(loc, "scope_names", &k)
-                     : NULL;
-  hid_t scopes = k ? bsim_h5_group(loc, "scopes") : -1;
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < k; i++) {
-    hid_t g = bsim_h5_group(scopes, paths[i]);
-    rc = g >= 0 ? h5_table(T, g, -1, paths[i]) : -1;
-    if (g >= 0) H5Gclose(g);
-  }
-  if (scopes >= 0) H5Gclose(scopes);
-  bsim_h5_free_strings(paths, k);
-  return rc;
-}
-
-static int read_h5(bsim_tables *T, const char *path, long run,
-                   bsim_error *err) {
-  hid_t f = -1;
-  H5E_BEGIN_TRY {
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  }
-  H5E_END_TRY;
-  if (f < 0) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "cannot read '%s' as an HDF5 file",
-                   path);
-    return -1;
-  }
-  char name[256];
-  base_name(path, name, sizeof name);
-  int rc;
-  if (run >= 0) {
-    char group[64];
-    snprintf(group, sizeof group, "runs/%06ld", run);
-    hid_t g = bsim_h5_exists(f, group) ? bsim_h5_group(f, group) : -1;
-    if (g < 0) {
-      bsim_error_set(err, BSIM_ERR_INPUT,
-                     "'%s' has no run %ld (hint: its summary table lists the "
-                     "runs; failed runs have no data)",
-                     path, run);
-      H5E_BEGIN_TRY {
-        H5Fclose(f);
-      }
-      H5E_END_TRY;
-      return -1;
-    }
-    snprintf(name, sizeof name, "run %ld", run);
-    rc = h5_run(T, g, f, name);
-    H5Gclose(g);
-  } else if (bsim_h5_exists(f, "runs") && !bsim_h5_exists(f, "values")) {
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "'%s' is a sweep's study file: choose a run (hint: "
-                   "blocksim plot --run N)",
-                   path);
-    rc = 1;
-  } else {
-    rc = h5_run(T, f, -1, name);
-  }
-  H5E_BEGIN_TRY {
-    H5Fclose(f);
-  }
-  H5E_END_TRY;
-  if (rc < 0)
-    bsim_error_set(err, BSIM_ERR_INPUT,
-                   "'%s' lacks the datasets of a blocksim result (/time, "
-                   "/values; docs/batch.md)",
-                   path);
-  return rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -428,9 +227,18 @@ bsim_tables *bsim_tables_read(const char *path, long run, bsim_error *err) {
     free(T);
     return NULL;
   }
-  int rc = fmt == BSIM_FORMAT_CSV   ? read_csv(T, path, err)
-           : fmt == BSIM_FORMAT_MAT ? read_mat(T, path, err)
-                                    : read_h5(T, path, run, err);
+  char name[256];
+  base_name(path, name, sizeof name);
+  int rc = -1;
+  if (fmt == BSIM_FORMAT_CSV) {
+    rc = read_csv(T, path, name, err);
+  } else if (fmt == BSIM_FORMAT_MAT) {
+    const out_mat_module *mat = out_mat(err);
+    rc = mat ? mat->tables(T, add, path, name, err) : -1;
+  } else {
+    const out_h5_module *h5 = out_h5(err);
+    rc = h5 ? h5->tables(T, add, path, name, run, err) : -1;
+  }
   if (rc != 0) {
     bsim_tables_free(T);
     return NULL;

@@ -20,6 +20,8 @@ static const char *const extension[] = {"csv", "mat", "h5"};
 static const char *const format_name[] = {"CSV", "MAT", "HDF5"};
 
 typedef struct pending {
+  const out_mat_module *mat; /* the modules of the formats asked for */
+  const out_h5_module *h5;
   bsim_atomic *files;
   int nfiles, cap;
   char **dirs; /* folders made here, in order (removed on failure) */
@@ -105,21 +107,22 @@ static int report_write(int rc, const char *path, bsim_error *err) {
   return -1;
 }
 
-/* MAT and HDF5 through their libraries, which open files by name: the
- * temporary is closed and written again by name. 0, or -1 (errno set). */
-static int library_file(bsim_atomic *a, bsim_format fmt, const bsim_sim *s,
-                        const out_record *rec) {
+/* MAT and HDF5 through their modules' libraries, which open files by
+ * name: the temporary is closed and written again by name. 0, or -1
+ * (errno set). */
+static int library_file(const pending *pd, bsim_atomic *a, bsim_format fmt,
+                        const bsim_sim *s, const out_record *rec) {
   if (bsim_atomic_finish(a) != 0) return -1;
   out_run run;
   if (!rec && out_run_of_sim(s, &run) != 0) return -1;
   int rc;
   if (rec)
-    rc = fmt == BSIM_FORMAT_MAT ? out_record_mat(a->tmp, rec)
-                                : out_record_h5(a->tmp, rec);
+    rc = fmt == BSIM_FORMAT_MAT ? pd->mat->record(a->tmp, rec)
+                                : pd->h5->record(a->tmp, rec);
   else
     rc = fmt == BSIM_FORMAT_MAT
-             ? out_mat_file(a->tmp, &run)
-             : out_h5_file(a->tmp, &run, bsim_sim_diagram_file(s));
+             ? pd->mat->file(a->tmp, &run)
+             : pd->h5->file(a->tmp, &run, bsim_sim_diagram_file(s));
   if (!rec) out_run_release(&run);
   if (rc != 0) errno = EIO;
   return rc;
@@ -146,7 +149,7 @@ static int add_file(pending *pd, const char *path, const bsim_write_options *o,
     return -1;
   }
   if (fmt != BSIM_FORMAT_CSV)
-    rc = library_file(a, fmt, s, rec);
+    rc = library_file(pd, a, fmt, s, rec);
   else if (rec)
     rc = bsim_out_record(a->f, rec->rows, rec->cols, rec->names, rec->data,
                          o->cancel);
@@ -231,6 +234,13 @@ int bsim_sim_write(const bsim_sim *s, const bsim_write_options *o,
                    format_name[o->format]);
     return -1;
   }
+  /* a missing module is known before anything is written */
+  int mat = (o->csv_path && o->format == BSIM_FORMAT_MAT) ||
+            (o->scopes_dir && o->scopes_format == BSIM_FORMAT_MAT);
+  int h5 = (o->csv_path && o->format == BSIM_FORMAT_H5) ||
+           (o->scopes_dir && o->scopes_format == BSIM_FORMAT_H5);
+  if ((mat && !(pd.mat = out_mat(err))) || (h5 && !(pd.h5 = out_h5(err))))
+    return -1;
   if (o->scopes_dir) rc = add_records(&pd, s, o, err);
   if (rc == 0 && o->csv_path)
     rc = add_file(&pd, o->csv_path, o, s, NULL, o->format, err);

@@ -9,7 +9,8 @@
  * package's quotients only when there is no pattern. spgmr is matrix-free
  * (the package's difference quotients for J v) and preconditioned by the
  * diagonal blocks of the same Jacobian (precond.c). Band widths left
- * automatic are read off the pattern.
+ * automatic are read off the pattern. klu comes from the klu module, so
+ * that only a run that asks for it loads SuiteSparse.
  */
 #include "solvers/linsys.h"
 
@@ -18,14 +19,25 @@
 
 #include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include "modules/klu.h"
+#include "modules/module.h"
+
 static int have_pattern(const bsim_problem *p) {
   return p->pattern_colptr && p->pattern_rowidx;
+}
+
+/* The klu module; NULL with its message in msg. */
+static const bsim_klu_module *klu_module(char *msg, size_t msglen) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  const bsim_klu_module *m = bsim_module("klu", "linear-solver=klu", &err);
+  if (!m) snprintf(msg, msglen, "%s", err.message);
+  return m;
 }
 
 int bsim_linsys_check(const bsim_engine_type *t, int first,
@@ -48,6 +60,7 @@ int bsim_linsys_check(const bsim_engine_type *t, int first,
              t->name);
     return -1;
   }
+  if (w[LP_LINSOL].choice == LS_KLU && !klu_module(msg, msglen)) return -1;
   if (w[LP_LINSOL].choice == LS_BAND && !have &&
       (w[LP_BAND_UPPER].i < 0 || w[LP_BAND_LOWER].i < 0)) {
     snprintf(msg, msglen,
@@ -125,9 +138,13 @@ int bsim_linsys_create(bsim_linsys *L, const bsim_problem *p, int form,
   if (L->kind == LS_SPGMR) return make_spgmr(L, p, form, w, y, ctx);
   int rc;
   if (L->kind == LS_KLU) {
+    /* bsim_linsys_check made sure there is one */
+    char msg[8];
+    const bsim_klu_module *klu = klu_module(msg, sizeof msg);
     int nnz = p->pattern_colptr[p->n];
-    L->A = SUNSparseMatrix(p->n, p->n, nnz > 0 ? nnz : 1, CSC_MAT, ctx);
-    L->ls = L->A ? SUNLinSol_KLU(y, L->A, ctx) : NULL;
+    L->A = klu ? SUNSparseMatrix(p->n, p->n, nnz > 0 ? nnz : 1, CSC_MAT, ctx)
+               : NULL;
+    L->ls = L->A ? klu->create(y, L->A, ctx) : NULL;
     rc = L->ls ? 0 : -1;
   } else if (L->kind == LS_BAND) {
     rc = make_band(L, p, w, y, ctx);

@@ -12,15 +12,17 @@
 
 #include "diagrams/xcos/xcos_int.h"
 
-/* Zip magic at the start of the data. */
-int dg_is_zip(const void *data, size_t len);
-
 /* content.xml and dictionary/dictionary.ser of a .zcos (the latter NULL
  * when absent), each malloc'ed and NUL-terminated. 0, or -1 with a
- * message. */
+ * message. In the zcos module (zcos.c): called through its table. */
 int dg_zcos_unpack(const void *data, size_t len, unsigned char **content,
                    size_t *content_len, unsigned char **dict, size_t *dict_len,
                    char *msg, size_t msglen);
+typedef struct dg_zcos_module {
+  int (*unpack)(const void *data, size_t len, unsigned char **content,
+                size_t *content_len, unsigned char **dict, size_t *dict_len,
+                char *msg, size_t msglen);
+} dg_zcos_module;
 
 /* The Diagram of a parsed document whose root is <XcosDiagram>; dict is
  * the raw dictionary.ser of a .zcos, or NULL; block types come from lib

@@ -3,6 +3,7 @@
  * Scilab 5.5 on, dictionary/dictionary.ser (the block data content.xml
  * refers to by position). Read from memory with libzip; each member is
  * bounded in size so that a crafted archive cannot exhaust memory.
+ * blocksim's optional zcos module: plain .xcos files never load libzip.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +12,10 @@
 #include <zip.h>
 
 #include "diagrams/xcos/xcos.h"
+#include "modules/module.h"
 
 /* Far above any real diagram, well below what would hurt. */
 enum { MAX_MEMBER = 256 * 1024 * 1024 };
-
-int dg_is_zip(const void *data, size_t len) {
-  const unsigned char *b = data;
-  return len >= 4 && b[0] == 'P' && b[1] == 'K' && b[2] == 3 && b[3] == 4;
-}
 
 /* One member into memory (NUL-terminated); 0, 1 when absent, -1 on error
  * (message in msg). */
@@ -87,4 +84,10 @@ int dg_zcos_unpack(const void *data, size_t len, unsigned char **content,
     *content = *dict = NULL;
   }
   return rc;
+}
+
+static const dg_zcos_module zcos_module = {dg_zcos_unpack};
+
+const void *bsim_module_zcos(void) {
+  return &zcos_module;
 }

@@ -25,13 +25,29 @@ extern "C" {
 
 /* Process-wide set-up, for programs (not libraries) to call once at
  * start, before any thread loads a diagram: turns GSL's abort-on-error
- * handler off (failures then come back as errors), routes matio's log
- * messages to a function that drops them (its failures come back as
- * errors too) and initialises
- * libxml2's parser and RELAX NG type tables, whose first use is not
- * thread-safe. blocksim itself never changes process-wide state; this is
- * the host program's decision. */
+ * handler off (failures then come back as errors), routes the log
+ * messages of a matio already in the process (the static library's, or
+ * the program's own) to a function that drops them (its failures come
+ * back as errors too; the mat module does the same for the matio it
+ * brings along when it loads) and initialises libxml2's parser and RELAX
+ * NG type tables, whose first use is not thread-safe. blocksim itself
+ * never changes process-wide state; this is the host program's
+ * decision. */
 BSIM_API void bsim_process_init(void);
+
+/* Optional modules: the parts of blocksim that need a large library (HDF5
+ * and MAT files, plots, .zcos archives, MATEIG, the klu linear solver,
+ * the command's sweep --mpi) are shared objects installed with the shared
+ * library, in LIBDIR/blocksim-modules/NAME.so, and loaded the first time a
+ * program uses them, so that a program pays at start-up only for what it
+ * uses. The library loads its own modules by itself. This gives the
+ * address of `symbol` in module `name`, loading it if needed: NULL with
+ * err set (status 2) when the module is missing, cannot be loaded or
+ * belongs to another version. A module stays loaded to the end of the
+ * process. In the static library every module but the command's is
+ * linked in. */
+BSIM_API void *bsim_module_symbol(const char *name, const char *symbol,
+                                  bsim_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Diagrams                                                            */

@@ -5,7 +5,9 @@
 # example's diagram with the example's plugin. run_tank checks every
 # sample against the closed form to 1e-6; the command's last row is
 # checked here too (h(20) = 0.98502, the same 1e-6). pkg-config's file is
-# checked by compiling the embedding program with its flags alone.
+# checked by compiling the embedding program with its flags alone. The
+# installed command finds its optional modules (HDF5 files, plots) in the
+# prefix.
 # Run with -DBUILD=<blocksim build> -DSOURCE=<source> -DWORK=<scratch>
 # -DGENERATOR=<generator> [-DFLAGS=<C flags, e.g. sanitizers>].
 file(REMOVE_RECURSE "${WORK}")
@@ -52,6 +54,17 @@ run("the installed blocksim" "${prefix}/bin/blocksim" run
 string(REGEX MATCH "\n20,([0-9.e+-]+)" last "${RUN_OUT}")
 if(NOT CMAKE_MATCH_1 MATCHES "^0\\.98(5019|5020)")
   message(FATAL_ERROR "h(20) = '${CMAKE_MATCH_1}', want 0.9850200 (1e-6)")
+endif()
+file(GLOB modules "${prefix}/lib*/blocksim-modules/*.so"
+     "${prefix}/lib*/*/blocksim-modules/*.so")
+if(NOT modules MATCHES "/hdf5\\.so" OR NOT modules MATCHES "/plot\\.so")
+  message(FATAL_ERROR "the optional modules are not installed: ${modules}")
+endif()
+run("the installed blocksim's modules" "${prefix}/bin/blocksim" run
+  "${SOURCE}/examples/plugin/tank.xml" --blocks "${plugin}"
+  -o "${WORK}/tank.h5" --plot "${WORK}/tank.png")
+if(NOT EXISTS "${WORK}/tank.h5" OR NOT EXISTS "${WORK}/tank.png")
+  message(FATAL_ERROR "the installed blocksim wrote no tank.h5 or tank.png")
 endif()
 run("blocksim --version" "${prefix}/bin/blocksim" --version)
 if(NOT RUN_OUT MATCHES "^blocksim ${VERSION} ")

@@ -11,25 +11,48 @@
  * leak or hang is a finding; refusals with a message are the expected
  * outcome.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "blocksim/blocksim.h"
 
 static bsim_library *lib;
 
+/* Diagrams may act on the machine: WRITEC_f writes the file its parameter
+ * names, a CBLOCK's code is compiled and run. A fuzzer mutates them at
+ * will, so the target works in a scratch folder of its own and C blocks
+ * get a compiler that refuses everything (`false`): their load fails as
+ * bad input, with a message, and nothing generated ever runs. */
+static char scratch[] = "/tmp/bsim-fuzz-XXXXXX";
+
+/* What the diagrams wrote goes with the folder when the fuzzer exits. */
+static void remove_scratch(void) {
+  DIR *d = opendir(scratch);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlink(e->d_name);
+  if (d) closedir(d);
+  if (chdir("/") == 0) rmdir(scratch);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   bsim_process_init();
+  if (!mkdtemp(scratch) || chdir(scratch) != 0) return 1;
+  atexit(remove_scratch);
   bsim_error err;
   bsim_error_clear(&err);
   lib = bsim_library_create(&err);
-  return lib ? 0 : 1;
+  if (!lib || bsim_library_set_c_compiler(lib, "false", scratch, &err) != 0)
+    return 1;
+  return 0;
 }
 
 /* A legitimate diagram may still ask for 10^10 events (a clock ticking

@@ -354,13 +354,15 @@ static const bsim_block_type type_CFSCOPE = {
     "CFSCOPE",
     "cfscope",
     "Floating scope: records signals chosen by number, without links.",
-    "The block has no data inputs. 'links' lists signal elements by their\n"
-    "number in Xcos's numbering of link buffers: the output ports of the\n"
-    "diagram, ordered by the first data link that carries each (links\n"
-    "in file order, a superblock's links at the place of the superblock),\n"
-    "then the outputs that feed nothing, laid end to end element by\n"
-    "element (matrices column-major); see docs/blocks.md, \"Floating\n"
-    "probes\". A number beyond the last element is bad input. Each\n"
+    "The block has no data inputs. 'links' lists signal elements by\n"
+    "number: the output ports of the diagram laid end to end element by\n"
+    "element (matrices column-major), in a native diagram ordered by the\n"
+    "first data link that carries each (links in file order, a\n"
+    "superblock's links at the place of the superblock), then the outputs\n"
+    "that feed nothing; in an Xcos file as Scilab's compiler numbers its\n"
+    "link buffers (split points, superblock ports and GOTO/FROM pairs\n"
+    "counted); see docs/blocks.md, \"Floating probes\". A number beyond\n"
+    "the last element is bad input. Each\n"
     "activation records one row: the time, then the value of each listed\n"
     "element, in columns named link<n>.\n"
     "Run-time layout: rpar = [0; ymin; ymax; refresh-period],\n"

@@ -34,6 +34,7 @@ void dg_diagram_free(dg_diagram *d) {
     dg_diagram_free(b->sub);
     free_params(b->params, b->nparams);
     free(b->gui);
+    free(b->xcos_links);
     if (b->stored) bsim_model_clear(b->stored);
     free(b->stored);
   }

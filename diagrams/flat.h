@@ -79,6 +79,10 @@ typedef struct bsim_flat {
    * model.probes counts from 1. */
   bsim_flat_port *signals;
   int nsignals;
+  /* The same ports in the native order (joins.c), when the blocks carry
+   * Xcos's own link numbers and signals follows them; else NULL. The
+   * native writer renumbers probes with it. */
+  bsim_flat_port *native_signals;
   dg_settings settings; /* copied from the diagram (solver string owned) */
   /* What flattening did that the user should know (an Xcos block keeping
    * its stored parameters, ...): bsim_sim_note_at. Owned. */

@@ -105,6 +105,8 @@ static int add_leaf(fl *f, const dg_block *b, const char *prefix, int instid,
   n->line = b->line;
   n->inst = instid;
   n->flat = -1;
+  n->xlinks = b->xcos_links;
+  n->nxlinks = b->nxcos_links;
   if (b->stored && !b->stored_is_fallback) return dg_fl_stored_leaf(f, b, n);
   int rc = dg_fl_define_leaf(f, b, n, t, scope);
   const bsim_value *values = n->values;
@@ -526,6 +528,7 @@ void bsim_flat_free(bsim_flat *f) {
   free(f->links);
   free(f->activations);
   free(f->signals);
+  free(f->native_signals);
   for (int i = 0; i < f->nobserves; i++)
     free(f->observes[i].name);
   free(f->observes);

@@ -34,6 +34,8 @@ typedef struct node {
   bsim_value *values; /* evaluated parameters, type->nparams */
   int stored;         /* runs on the model its file gives (leaf.c) */
   int dep_t_stored;   /* made time-dependent as its file stores it */
+  const int *xlinks;  /* the block's dg_block.xcos_links (nxlinks), or NULL */
+  int nxlinks;
 } node;
 
 typedef struct inst {

@@ -316,6 +316,60 @@ static int resolve_observe(fl *f, const dg_observe *o, bsim_flat_observe *fo) {
   return 0;
 }
 
+typedef struct numbered {
+  int number, rank; /* Xcos's link number (0: none), native rank */
+} numbered;
+
+static int by_number(const void *a, const void *b) {
+  const numbered *x = a, *y = b;
+  /* the numbered ones first, by number; the others as natively */
+  if ((x->number > 0) != (y->number > 0)) return x->number > 0 ? -1 : 1;
+  if (x->number != y->number) return x->number < y->number ? -1 : 1;
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Blocks read from an Xcos file carry the numbers Scilab's compiler gives
+ * their outputs' link buffers, split points and superblock ports counted
+ * (diagrams/xcos/linknum.c): then the signals follow those numbers, the
+ * ports without one (blocks flattening or the reader made) last in native
+ * order, which is kept in native_signals for the native writer. */
+static int xcos_signal_order(fl *f, bsim_flat *out) {
+  const int **links = calloc((size_t)out->nblocks + 1, sizeof *links);
+  int *nlinks = calloc((size_t)out->nblocks + 1, sizeof *nlinks);
+  numbered *key = calloc((size_t)out->nsignals + 1, sizeof *key);
+  bsim_flat_port *sorted = calloc((size_t)out->nsignals + 1, sizeof *sorted);
+  int any = 0, rc = 0;
+  if (!links || !nlinks || !key || !sorted) {
+    rc = dg_fl_nomem(f);
+    goto done;
+  }
+  for (int i = 0; i < f->nnodes; i++) {
+    const node *n = &f->nodes[i];
+    if (n->role != LEAF || n->flat < 0 || !n->xlinks) continue;
+    links[n->flat] = n->xlinks;
+    nlinks[n->flat] = n->nxlinks;
+    any = 1;
+  }
+  if (!any) goto done;
+  for (int s = 0; s < out->nsignals; s++) {
+    const bsim_flat_port *p = &out->signals[s];
+    key[s].rank = s;
+    if (p->port < nlinks[p->block]) key[s].number = links[p->block][p->port];
+  }
+  qsort(key, (size_t)out->nsignals, sizeof *key, by_number);
+  for (int s = 0; s < out->nsignals; s++)
+    sorted[s] = out->signals[key[s].rank];
+  out->native_signals = out->signals;
+  out->signals = sorted;
+  sorted = NULL;
+done:
+  free(links);
+  free(nlinks);
+  free(key);
+  free(sorted);
+  return rc;
+}
+
 /*
  * Output ports in the order Xcos numbers its link buffers, for probes
  * (CFSCOPE): a port gets its number at the first data link that carries
@@ -358,7 +412,7 @@ static int build_signal_order(fl *f, bsim_flat *out) {
         out->signals[out->nsignals++] = (bsim_flat_port){b, k};
   free(base);
   free(seen);
-  return 0;
+  return xcos_signal_order(f, out);
 }
 
 int dg_fl_join(fl *f, bsim_flat *out, int **lines) {

@@ -212,6 +212,65 @@ static int refuse(wctx *c, const dg_block *b, const char *path,
   return -1;
 }
 
+/* Size of a port of the flat diagram's signal list. */
+static int port_size(const bsim_flat *f, const bsim_flat_port *sp) {
+  const bsim_model *m = &f->blocks[sp->block].model;
+  return m->out[sp->port] * m->out2[sp->port];
+}
+
+/* Signal element n (from 1) of the Xcos numbering (flat->signals) as the
+ * native numbering (native_signals) names it; 0 when there is none. */
+static int native_element(const bsim_flat *f, int n) {
+  int s = 0;
+  for (; s < f->nsignals && n > port_size(f, &f->signals[s]); s++)
+    n -= port_size(f, &f->signals[s]);
+  if (s == f->nsignals || n < 1) return 0;
+  for (int k = 0; k < f->nsignals; k++) {
+    const bsim_flat_port *q = &f->native_signals[k];
+    if (q->block == f->signals[s].block && q->port == f->signals[s].port)
+      return n;
+    n += port_size(f, q);
+  }
+  return 0;
+}
+
+/* An Xcos block reading signals by number (CFSCOPE's "links"): the native
+ * format numbers signals otherwise (docs/blocks.md, "Floating probes"),
+ * so the numbers are written as the native diagram numbers the same
+ * elements. *text gets "[n1 n2 ...]" (malloc'ed) and *param the name of
+ * the parameter holding them, or *text NULL when the block reads none.
+ * 0, or -1 with the error set. */
+static int probe_param(wctx *c, const dg_block *b, const char *path,
+                       char **text, const char **param) {
+  *text = NULL;
+  const bsim_flat *f = c->flat;
+  const bsim_flat_block *fb = NULL;
+  for (int i = 0; f && f->native_signals && !fb && i < f->nblocks; i++)
+    if (strcmp(f->blocks[i].path, path) == 0) fb = &f->blocks[i];
+  if (!fb || fb->model.nprobes <= 0) return 0;
+  int k = fb->values ? dg_param_find(fb->type, "links") : -1;
+  const bsim_value *v = k >= 0 ? &fb->values[k] : NULL;
+  int ok = v && v->v && v->rows * v->cols == fb->model.nprobes;
+  for (int i = 0; ok && i < fb->model.nprobes; i++)
+    ok = v->v[i] == fb->model.probes[i];
+  if (!ok) return refuse(c, b, path, "it reads signals by Xcos's link numbers");
+  char *t = malloc((size_t)fb->model.nprobes * 12 + 3);
+  if (!t) return c->failed = 1, -1;
+  strcpy(t, "[");
+  for (int i = 0; i < fb->model.nprobes; i++) {
+    int n = native_element(f, fb->model.probes[i]);
+    if (n < 1) {
+      free(t);
+      return refuse(c, b, path, "it reads a signal element that is missing");
+    }
+    sprintf(t + strlen(t), "%s%d", i ? " " : "", n);
+  }
+  strcat(t, "]");
+  *text = t;
+  *param = fb->type->params[k].name;
+  return 0;
+}
+
 static int is_numeric(const wctx *c, const char *type, const char *param) {
   const bsim_block_type *t = bsim_library_find(c->d->lib, type);
   int k = t ? dg_param_find(t, param) : -1;
@@ -254,6 +313,17 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
     comment(c, note);
     free(note);
   }
+  char *probes = NULL;
+  const char *probes_param = NULL;
+  if (!stored && probe_param(c, b, path, &probes, &probes_param)) return -1;
+  if (probes) {
+    char note[160];
+    snprintf(note, sizeof note,
+             " %s: Xcos's link numbers renumbered as this file numbers "
+             "signals ",
+             probes_param);
+    comment(c, note);
+  }
   start(c, "block");
   attr(c, "id", b->id);
   attr(c, "type", type);
@@ -262,16 +332,28 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
   } else {
     for (int i = 0; i < b->nparams; i++) {
       const dg_param *p = &b->params[i];
+      int renumbered =
+          probes && probes_param && strcmp(p->name, probes_param) == 0;
       start(c, "param");
       attr(c, "name", p->name);
       /* an attribute would lose line breaks */
-      if (strchr(p->expr, '\n'))
+      if (renumbered)
+        value_attr(c, probes, 1);
+      else if (strchr(p->expr, '\n'))
         check(c, xmlTextWriterWriteString(c->w, (const xmlChar *)p->expr));
       else
         value_attr(c, p->expr, is_numeric(c, type, p->name));
       end(c);
+      if (renumbered) probes_param = NULL;
+    }
+    if (probes && probes_param) { /* the dialog left it at its default */
+      start(c, "param");
+      attr(c, "name", probes_param);
+      value_attr(c, probes, 1);
+      end(c);
     }
   }
+  free(probes);
   end(c);
   return 0;
 }

@@ -87,9 +87,7 @@ nomem:
   return NULL;
 }
 
-/* The port's number among the block's ports of its kind: its ordering when
- * given, else its position. */
-static int port_number(const xc_block *b, int p) {
+int xc_port_number(const xc_block *b, int p) {
   if (b->ports[p].ordering >= 1) return b->ports[p].ordering;
   int k = 1;
   for (int i = 0; i < p; i++)
@@ -161,6 +159,22 @@ static int frozen_mask(const xc_block *b) {
          sciv_numel(names) == 0;
 }
 
+/* Scilab's link numbers of the block's data outputs, by output number. */
+static int copy_link_numbers(xc_ctx *c, const xc_block *xb, dg_block *out) {
+  int n = 0;
+  for (int p = 0; p < xb->nports; p++)
+    if (xb->ports[p].kind == XP_OUT && xc_port_number(xb, p) > n)
+      n = xc_port_number(xb, p);
+  if (n == 0) return 0;
+  if (!(out->xcos_links = calloc((size_t)n, sizeof *out->xcos_links)))
+    return xc_nomem(c);
+  out->nxcos_links = n;
+  for (int p = 0; p < xb->nports; p++)
+    if (xb->ports[p].kind == XP_OUT)
+      out->xcos_links[xc_port_number(xb, p) - 1] = xb->linknum[p];
+  return 0;
+}
+
 static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
                        const char *prefix, int frozen, dg_block *out) {
   char *path = join(prefix, name);
@@ -185,6 +199,7 @@ static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
   } else if (rc == 0) {
     rc = xc_block_params(c, xb, path, frozen, out);
   }
+  if (rc == 0 && !xb->child && xb->linknum) rc = copy_link_numbers(c, xb, out);
   free(path);
   return rc;
 }
@@ -227,8 +242,8 @@ static int build_links(xc_ctx *c, const xc_level *l, char **names,
       return -1;
     }
     if (add_link(c, d, ev ? DG_LINK_ACTIVATION : DG_LINK_DATA,
-                 names[w[i].from_block], port_number(from, w[i].from_port),
-                 names[w[i].to_block], port_number(to, w[i].to_port),
+                 names[w[i].from_block], xc_port_number(from, w[i].from_port),
+                 names[w[i].to_block], xc_port_number(to, w[i].to_port),
                  w[i].line))
       return -1;
   }
@@ -251,7 +266,7 @@ static int zero_inputs(xc_ctx *c, const xc_level *l, char **names,
       if (fed) continue;
       char id[600];
       snprintf(id, sizeof id, "%s_unconnected_%d", names[b],
-               port_number(xb, p));
+               xc_port_number(xb, p));
       for (int i = 0; i < d->nblocks; i++)
         if (strcmp(d->blocks[i].id, id) == 0) strcat(id, "_");
       dg_block *g = realloc(d->blocks, (size_t)(d->nblocks + 1) * sizeof *g);
@@ -263,7 +278,7 @@ static int zero_inputs(xc_ctx *c, const xc_level *l, char **names,
         return free(z->id), xc_nomem(c);
       z->line = xb->line;
       d->nblocks++;
-      if (add_link(c, d, DG_LINK_DATA, id, 1, names[b], port_number(xb, p),
+      if (add_link(c, d, DG_LINK_DATA, id, 1, names[b], xc_port_number(xb, p),
                    xb->line))
         return -1;
     }
@@ -279,7 +294,7 @@ dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
   int nw = 0;
   char **names = NULL;
   int rc = d && alive ? 0 : xc_nomem(c);
-  if (rc == 0) rc = xc_resolve_links(c, l, path, &w, &nw, alive);
+  if (rc == 0) rc = xc_resolve_links(c, l, path, &w, &nw, alive, 1);
   if (rc == 0 && !(names = block_names(c, l, alive))) rc = -1;
   if (rc == 0) {
     d->line = l->line;

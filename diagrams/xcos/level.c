@@ -69,6 +69,7 @@ static void block_free(xc_block *b) {
   for (int i = 0; i < b->nports; i++)
     free(b->ports[i].uid);
   free(b->ports);
+  free(b->linknum);
   xc_level_free(b->child);
 }
 

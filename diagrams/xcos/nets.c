@@ -139,7 +139,7 @@ static int fed(const wires *w, const char *alive, int b, int p) {
 }
 
 static int ignore_unconnected(xc_ctx *c, const xc_level *l, const wires *w,
-                              char *alive, const char *path) {
+                              char *alive, const char *path, int notes) {
   for (int changed = 1; changed;) {
     changed = 0;
     for (int b = 0; b < l->nblocks; b++) {
@@ -156,7 +156,8 @@ static int ignore_unconnected(xc_ctx *c, const xc_level *l, const wires *w,
       if (!missing) continue;
       alive[b] = 0;
       changed = 1;
-      if (xc_note(c,
+      if (notes &&
+          xc_note(c,
                   "%s:%d: block '%s%s%s' (%s) is ignored because of "
                   "undefined input(s), as Xcos ignores it",
                   c->file, xb->line, path, *path ? "/" : "", who(xb), xb->gui))
@@ -167,11 +168,12 @@ static int ignore_unconnected(xc_ctx *c, const xc_level *l, const wires *w,
 }
 
 int xc_resolve_links(xc_ctx *c, const xc_level *l, const char *path,
-                     xc_wire **out, int *nout, char *alive) {
+                     xc_wire **out, int *nout, char *alive, int notes) {
   wires w = {0};
   for (int i = 0; i < l->nblocks; i++)
     alive[i] = 1;
-  if (resolve_nets(c, l, &w) || ignore_unconnected(c, l, &w, alive, path)) {
+  if (resolve_nets(c, l, &w) ||
+      ignore_unconnected(c, l, &w, alive, path, notes)) {
     free(w.v);
     return -1;
   }

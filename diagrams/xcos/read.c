@@ -158,7 +158,7 @@ bsim_diagram *dg_xcos_read(const char *file, xmlDocPtr doc,
     goto fail;
   }
   top = xc_level_from_xml(&c, model, child_as(root, "context"));
-  if (!top) goto fail;
+  if (!top || xc_number_links(&c, top)) goto fail;
   d->root = xc_build_level(&c, top, "", 0);
   if (!d->root || dg_compile_cblocks(d, err) != 0) goto fail;
   d->root->line = (int)xmlGetLineNo(root);

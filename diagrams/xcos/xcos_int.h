@@ -54,6 +54,9 @@ typedef struct xc_block {
   xc_port *ports;
   int nports;
   xc_level *child; /* superblock contents, or NULL */
+  /* Xcos's link number of each data output (xc_number_links; indexed like
+   * ports, 0 for the other ports), or NULL. */
+  int *linknum;
 } xc_block;
 
 typedef struct xc_link {
@@ -82,7 +85,7 @@ xc_port *xc_add_port(xc_block *b);
 typedef struct xc_ctx {
   const char *file;
   bsim_error *err;
-  bsim_diagram *diagram; /* receives the notes (xc_note) */
+  bsim_diagram *diagram;   /* receives the notes (xc_note) */
   const bsim_library *lib; /* where block types are looked up */
   const sciv *dict;  /* .zcos dictionary (a list), NULL for a plain .xcos */
   const char *block; /* the block being read, for messages ("" when none) */
@@ -103,10 +106,20 @@ typedef struct xc_wire {
 
 /* nets.c: the level's links resolved through split blocks into wires, and
  * the blocks Xcos ignores for undefined inputs marked dead (alive[i] = 0,
- * alive has nblocks entries); `path` is the level's path for the notes.
- * *out is malloc'ed. 0, or -1 with the error set. */
+ * alive has nblocks entries); `path` is the level's path for the notes,
+ * which are added when `notes` is 1. *out is malloc'ed. 0, or -1 with the
+ * error set. */
 int xc_resolve_links(xc_ctx *c, const xc_level *l, const char *path,
-                     xc_wire **out, int *nout, char *alive);
+                     xc_wire **out, int *nout, char *alive, int notes);
+
+/* The number of port p among block b's ports of its kind (from 1): its
+ * ordering when given, else its position. */
+int xc_port_number(const xc_block *b, int p);
+
+/* linknum.c: every block's linknum, as Scilab's compiler numbers the link
+ * buffers of the diagram whose top level is `top`. 0, or -1 (out of
+ * memory). */
+int xc_number_links(xc_ctx *c, xc_level *top);
 
 /* javaser_sci.c: decode dictionary.ser into a list; NULL with msg set. */
 sciv *xc_dictionary_decode(const unsigned char *buf, size_t len, char *msg,
@@ -128,7 +141,7 @@ dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
 
 /* params.c: fill a dg_block (type, params or stored model) from an Xcos
  * block. 0, or -1 with the error set. */
-int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path,
-                    int frozen, dg_block *out);
+int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
+                    dg_block *out);
 
 #endif

@@ -1,12 +1,13 @@
 /*
- * CSV results: header "time,<names>", one row per sample, every number with
- * %.17g so that a double survives the round trip. Files are written through
- * write.c (all outputs of a run committed together).
+ * CSV results: header "time,<names>", one row per sample, every number the
+ * shortest decimal that reads back as the same double (dtoa.c). Files are
+ * written through write.c (all outputs of a run committed together).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "output/dtoa.h"
 #include "output/output.h"
 
 int bsim_out_results(const bsim_sim *s, FILE *out,
@@ -19,10 +20,7 @@ int bsim_out_results(const bsim_sim *s, FILE *out,
   fputc('\n', out);
   for (size_t r = 0; r < rows && !ferror(out); r++) {
     if (cancel && *cancel) return -2;
-    fprintf(out, "%.17g", t[r]);
-    for (size_t c = 0; c < cols; c++)
-      fprintf(out, ",%.17g", d[r * cols + c]);
-    fputc('\n', out);
+    if (out_csv_row(out, t[r], d + r * cols, cols, 1) != 0) return -1;
   }
   return ferror(out) ? -1 : 0;
 }

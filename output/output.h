@@ -11,7 +11,8 @@
 
 #include "blocksim/blocksim.h"
 
-/* Results as CSV: "time,<names>", one row per sample, %.17g. 0; -1 on a
+/* Results as CSV: "time,<names>", one row per sample, each number the
+ * shortest that reads back as the same double (dtoa.h). 0; -1 on a
  * write error (errno set); -2 when *cancel became nonzero. */
 int bsim_out_results(const bsim_sim *s, FILE *out,
                      const volatile sig_atomic_t *cancel);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/dtoa.h"
 #include "output/output.h"
 
 int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
@@ -25,10 +26,7 @@ int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
   for (size_t r = 0; r < rows && !ferror(out); r++) {
     if (cancel && *cancel) return -2;
     const double *row = data + r * (size_t)(cols + 1);
-    fprintf(out, "%.17g", row[0]);
-    for (int c = 0; c < cols; c++)
-      fprintf(out, ",%.17g", row[c + 1]);
-    fputc('\n', out);
+    if (out_csv_row(out, row[0], row + 1, (size_t)cols, 1) != 0) return -1;
   }
   return ferror(out) ? -1 : 0;
 }

@@ -17,6 +17,7 @@
 
 #include "output/atomic.h"
 #include "output/csvsplit.h"
+#include "output/dtoa.h"
 #include "output/output.h"
 #include "output/study.h"
 
@@ -139,12 +140,10 @@ static int fill_run(FILE *f, const void *ctx) {
   for (size_t k = 0; k < c->st->cols; k++)
     fprintf(f, ",%s", c->st->names[k]);
   fputc('\n', f);
-  for (size_t r = 0; r < c->m->rows; r++) {
-    fprintf(f, "%.17g", c->st->times[r]);
-    for (size_t k = 0; k < c->m->cols; k++)
-      fprintf(f, ",%.17g", c->m->values[r * c->m->cols + k]);
-    fputc('\n', f);
-  }
+  for (size_t r = 0; r < c->m->rows; r++)
+    if (out_csv_row(f, c->st->times[r], c->m->values + r * c->m->cols,
+                    c->m->cols, 1) != 0)
+      return -1;
   return 0;
 }
 
@@ -220,10 +219,15 @@ static int fill_summary(FILE *f, const void *ctx) {
       fputc(',', f);
       field(f, bsim_design_value(st->design, r->index, j));
     }
-    for (size_t k = 0; k < 4 * st->cols; k++)
-      fprintf(f, ",%.17g", r->final[k]);
-    for (int k = 0; k < st->nstats; k++)
-      fprintf(f, ",%.17g", r->stats[k]);
+    char num[OUT_DTOA_MAX];
+    for (size_t k = 0; k < 4 * st->cols; k++) {
+      out_dtoa(r->final[k], num);
+      fprintf(f, ",%s", num);
+    }
+    for (int k = 0; k < st->nstats; k++) {
+      out_dtoa(r->stats[k], num);
+      fprintf(f, ",%s", num);
+    }
     fprintf(f, ",%.6g\n", r->wall);
   }
   return 0;

@@ -2,8 +2,9 @@
  * Result files read back with the libraries' own readers (libmatio's
  * Mat_VarRead, HDF5's H5Dread), not blocksim's: the MAT and HDF5 files
  * of a run must give exactly the numbers of its CSV file. CSV prints
- * %.17g, which round-trips a double, so the comparison is exact (any
- * difference is a layout bug: a transposed matrix, a shifted column).
+ * the shortest decimal that reads back as the same double, so the
+ * comparison is exact: a difference is a number that did not read back
+ * or a layout bug (a transposed matrix, a shifted column).
  * Checked: time, values, names, the sink records in the results file and
  * in --scopes files of each format, and that a file that cannot be
  * written leaves nothing behind.

@@ -12,25 +12,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "blocksim/blocksim.h"
 
 #ifndef BSIM_BENCH_DATA
 #define BSIM_BENCH_DATA "bench/data"
 #endif
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double stat_of(const bsim_sim *s, const char *name) {
-  double v;
-  const char *n;
-  for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0) return v;
-  return -1;
-}
 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : BSIM_BENCH_DATA "/events_counter.xml";
@@ -48,15 +35,15 @@ int main(int argc, char **argv) {
   }
   double best = 1e300;
   for (int r = 0; r < repeats; r++) {
-    double a = cpu_now();
+    double a = bench_cpu();
     if (bsim_sim_run(s, &err) != 0) {
       fprintf(stderr, "events: %s\n", err.message);
       return 1;
     }
-    double b = cpu_now() - a;
+    double b = bench_cpu() - a;
     best = b < best ? b : best;
   }
-  double events = stat_of(s, "events");
+  double events = bench_stat(s, "events");
   size_t rows = bsim_result_rows(s);
   /* the counter ends at the number of activations served before tf */
   double n = rows ? bsim_result_data(s)[rows - 1] : -1;

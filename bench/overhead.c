@@ -31,26 +31,13 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #endif
 
+#include "bench/bench_util.h"
 #include "bench/ida_direct.h"
 #include "blocksim/blocksim.h"
 
 #ifndef BSIM_BENCH_DATA
 #define BSIM_BENCH_DATA "bench/data"
 #endif
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double stat_of(const bsim_sim *s, const char *name) {
-  double v;
-  const char *n;
-  for (size_t i = 0; (n = bsim_stat_at(s, i, &v)) != NULL; i++)
-    if (strcmp(n, name) == 0) return v;
-  return -1;
-}
 
 /* Runs `valgrind --tool=callgrind` on this program collecting `what`, and
  * returns the instruction count it reports (-1 when it could not run). */
@@ -116,10 +103,10 @@ int main(int argc, char **argv) {
   bsim_error err;
   bsim_error_clear(&err);
   bsim_library *lib = bsim_library_create(&err);
-  double t0 = now();
+  double t0 = bench_wall();
   bsim_diagram *d = lib ? bsim_diagram_load(path, lib, &err) : NULL;
   bsim_sim *s = d ? bsim_sim_create(d, NULL, &err) : NULL;
-  double t_prepare = now() - t0;
+  double t_prepare = bench_wall() - t0;
   if (!s) {
     fprintf(stderr, "overhead: %s\n", err.message);
     bsim_diagram_free(d);
@@ -136,7 +123,7 @@ int main(int argc, char **argv) {
   for (int r = 0; r < repeats; r++) {
     int lib_only = collect && strcmp(collect, "lib") == 0;
     int ida_only = collect && strcmp(collect, "ida") == 0;
-    double a = now();
+    double a = bench_wall();
     if (lib_only) CALLGRIND_TOGGLE_COLLECT;
     int rc = bsim_sim_run(s, &err);
     if (lib_only) CALLGRIND_TOGGLE_COLLECT;
@@ -144,7 +131,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "overhead: %s\n", err.message);
       return 1;
     }
-    double b = now();
+    double b = bench_wall();
     if (ida_only) CALLGRIND_TOGGLE_COLLECT;
     rc = bench_ida_direct(tf, samples, rtol, atol, fin, &ida_steps);
     if (ida_only) CALLGRIND_TOGGLE_COLLECT;
@@ -152,7 +139,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "overhead: the hand-written IDA program failed\n");
       return 1;
     }
-    double c = now();
+    double c = bench_wall();
     best_lib = fmin(best_lib, b - a);
     best_ida = fmin(best_ida, c - b);
   }
@@ -168,7 +155,7 @@ int main(int argc, char **argv) {
   }
   double dth1 = fabs(data[(rows - 1) * cols] - fin[0]);
   double dth2 = fabs(data[(rows - 1) * cols + 1] - fin[2]);
-  double lib_steps = stat_of(s, "steps");
+  double lib_steps = bench_stat(s, "steps");
   printf("model: %s (4 states, %d samples to t=%g, rtol %g, atol %g)\n", path,
          samples, tf, rtol, atol);
   printf("best of %d repeats\n", repeats);

@@ -383,6 +383,8 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
       double v;
       const char *name;
       fprintf(stderr, "solver: %s\n", bsim_sim_solver(s));
+      if (bsim_sim_solver_choice(s))
+        fprintf(stderr, "solver-choice: auto: %s\n", bsim_sim_solver_choice(s));
       for (size_t i = 0; (name = bsim_stat_at(s, i, &v)) != NULL; i++)
         fprintf(stderr, "%s: %.6g\n", name, v);
     }

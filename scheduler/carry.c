@@ -27,7 +27,9 @@ int bsim_run_carry_alloc(run_state *r) {
   r->nsnap_z = nz;
   r->snap_z = calloc(nz ? nz : 1, sizeof(double));
   if (!r->snap_z) return -1;
-  if (r->s->no_carry || !r->s->engine->carry || !p->carry_any) return 0;
+  if (r->s->no_carry || !p->carry_any ||
+      !(r->s->engine->carry || r->s->auto_solver))
+    return 0;
   /* f before, f after, a perturbed y, the jumps, the output buffers */
   r->carry_buf = calloc((3 + MAX_TERMS) * ny + p->noutbuf, sizeof(double));
   return r->carry_buf ? 0 : -1;
@@ -78,11 +80,10 @@ static int qualifies(const run_state *r) {
   return 1;
 }
 
-/* f = -F(t, y, 0) on the differential rows (F = y' - f there). */
-static int rhs(run_state *r, const double *y, double *f) {
+int bsim_run_rhs(run_state *r, const double *y, double *f) {
   const bsim_plan *p = r->p;
   memset(r->yp, 0, sizeof(double) * (size_t)p->ny);
-  r->carry_res++;
+  r->extra_res++;
   if (bsim_run_residual(r->t, y, r->yp, r->res, r->run) != BSIM_CB_OK)
     return -1;
   for (int i = 0; i < p->ny; i++)
@@ -100,9 +101,9 @@ static int derivative_jumps(run_state *r, int nterms, double **jumps) {
   double *outbufs = r->run->outbufs;
   memcpy(outs, outbufs, sizeof(double) * p->noutbuf);
   memcpy(outbufs, r->snap_out, sizeof(double) * p->noutbuf);
-  int rc = rhs(r, r->y, before);
+  int rc = bsim_run_rhs(r, r->y, before);
   memcpy(outbufs, outs, sizeof(double) * p->noutbuf);
-  if (rc != 0 || rhs(r, r->y, after) != 0) return -1;
+  if (rc != 0 || bsim_run_rhs(r, r->y, after) != 0) return -1;
   double ymax = 0;
   for (int i = 0; i < ny; i++) {
     jumps[0][i] = after[i] - before[i];
@@ -123,7 +124,7 @@ static int derivative_jumps(run_state *r, int nterms, double **jumps) {
     double eps = (1.0 + ymax) / dmax;
     for (int i = 0; i < ny; i++)
       ypert[i] = r->y[i] + eps * d[i];
-    if (rhs(r, ypert, jumps[m]) != 0) return -1;
+    if (bsim_run_rhs(r, ypert, jumps[m]) != 0) return -1;
     for (int i = 0; i < ny; i++)
       jumps[m][i] = (jumps[m][i] - after[i]) / eps;
   }
@@ -133,6 +134,7 @@ static int derivative_jumps(run_state *r, int nterms, double **jumps) {
 int bsim_run_try_carry(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
   if (!r->carry_buf || r->run->errs.cold || !qualifies(r)) return 0;
+  if (!et->carry) return 2;
   int nterms = et->carry_terms(r->eng, r->t);
   if (nterms <= 0 || nterms > MAX_TERMS) return 0;
   size_t ny = (size_t)r->p->ny;

@@ -78,6 +78,28 @@ static void mark_bad(const bsim_plan *p, const char *matters, char *bad,
   }
 }
 
+/* A critical event output whose activation touches no block with modes or
+ * surfaces and changes only signals that can be carried: a clock driving
+ * holds and discrete controllers of linear plants (a state it may jump is
+ * seen when the event comes: that event restarts). Counted for solver
+ * "auto". */
+static int carried_event(const bsim_plan *p, int e) {
+  if (!p->evcrit[e]) return 0;
+  for (int a = p->act_start[e]; a < p->act_start[e + 1]; a++) {
+    int b = p->act_block[a];
+    const plan_block *pb = &p->blocks[b];
+    const bsim_model *m = &pb->fb->model;
+    if (pb->ng > 0 || pb->nmode > 0) return 0;
+    for (int k = 0; k < m->nout; k++) {
+      size_t off = p->outoff[p->portbase[b] + k];
+      size_t len = (size_t)(m->out[k] * m->out2[k]);
+      for (size_t i = off; i < off + len; i++)
+        if (p->relevant[i] && !p->carry_entry[i]) return 0;
+    }
+  }
+  return 1;
+}
+
 int bsim_plan_carry_prepare(bsim_plan *p) {
   int n = p->nblocks;
   p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
@@ -104,6 +126,8 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
     if (p->blocks[b].xoff >= 0)
       memset(p->carry_state + p->blocks[b].xoff, 1, (size_t)m->nx);
   }
+  for (int e = 0; e < p->evbase[n]; e++)
+    p->carry_events += carried_event(p, e);
   rc = 0;
 done:
   free(matters);

@@ -127,9 +127,10 @@ typedef struct bsim_plan {
   int nmodes;
   /* Carrying the history across events (carry_plan.c): per output-buffer
    * entry, a change of it reaches only linear blocks; per unknown, a jump
-   * of its derivative does; carry_any: some relevant entry is such. */
+   * of its derivative does; carry_any: some relevant entry is such;
+   * carry_events: critical event outputs that change only such signals */
   char *carry_entry, *carry_state;
-  int carry_any;
+  int carry_any, carry_events;
 
   /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column
    * form: column j = unknown j, row indices sorted. NULL when the system is

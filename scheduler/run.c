@@ -138,7 +138,7 @@ static int cold_restart(run_state *r, bsim_error *err) {
 /* After events or roots served at a stop: continue hot if nothing the
  * continuous part sees has changed, carry the history across the event if
  * it only kinked the solution through linear blocks, else restart cold. */
-static int after_discrete(run_state *r, bsim_error *err) {
+static int after_discrete(run_state *r, int at_root, bsim_error *err) {
   int changed = 0;
   if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
   if (!r->run->errs.cold && bsim_run_unchanged(r)) {
@@ -146,7 +146,10 @@ static int after_discrete(run_state *r, bsim_error *err) {
     return 0;
   }
   int carried = bsim_run_try_carry(r, err);
-  if (carried != 0) return carried < 0 ? -1 : 0;
+  if (carried < 0) return -1;
+  if (carried == 1) return 0;
+  /* only at a stop time can a step end at the event (not at a root) */
+  if (carried == 2 && !at_root && r->s->auto_solver) bsim_run_auto_carriable(r);
   return cold_restart(r, err);
 }
 
@@ -230,6 +233,14 @@ static int start(run_state *r, bsim_error *err) {
   int changed;
   if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
   if (bsim_run_serve_events(r, 0, err) < 0) return -1;
+  if (r->s->auto_solver) {
+    r->s->engine =
+        bsim_run_auto_engine(r, r->s->solver_why, sizeof r->s->solver_why);
+    if (!r->s->engine) {
+      bsim_error_set(err, BSIM_ERR_INPUT, "solver 'auto': no engine");
+      return -1;
+    }
+  }
   return cold_restart(r, err);
 }
 
@@ -316,7 +327,7 @@ static int step(run_state *r, bsim_error *err) {
   /* at the final time nothing is left to integrate: a restart could only
    * fail (consistent values need a horizon beyond t) */
   if (r->stopped || r->next_sample >= r->s->nrows) return 0;
-  if (after_discrete(r, err) != 0) return -1;
+  if (after_discrete(r, st == BSIM_ADV_ROOT, err) != 0) return -1;
   bsim_run_zeno_arm(r);
   return 0;
 }
@@ -325,12 +336,19 @@ static void finish_stats(run_state *r, double wall) {
   bsim_sim *s = r->s;
   bsim_engine_stats st = {0};
   if (r->eng) s->engine->stats(r->eng, &st);
+  /* an engine solver "auto" left during the run */
+  st.steps += r->banked.steps;
+  st.residual_evals += r->banked.residual_evals;
+  st.jacobian_evals += r->banked.jacobian_evals;
+  st.jacobian_residual_evals += r->banked.jacobian_residual_evals;
+  st.nonlinear_iterations += r->banked.nonlinear_iterations;
+  st.error_test_failures += r->banked.error_test_failures;
   const struct {
     const char *name;
     double v;
   } rows[] = {
       {"steps", (double)st.steps},
-      {"residual-evals", (double)(st.residual_evals + r->carry_res)},
+      {"residual-evals", (double)(st.residual_evals + r->extra_res)},
       {"jacobian-evals", (double)st.jacobian_evals},
       {"jacobian-residual-evals", (double)st.jacobian_residual_evals},
       {"jacobian-colors", (double)st.jacobian_colors},

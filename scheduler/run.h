@@ -46,16 +46,21 @@ typedef struct run_state {
   double *gnow, *gnext, *ynext; /* scratch: ng, ng, ny */
 
   /* carrying the history across events (carry.c): the discrete states
-   * of active blocks before an event, scratch, and the residual calls
-   * made for it */
+   * of active blocks before an event, scratch */
   double *snap_z, *carry_buf;
   size_t nsnap_z;
-  long carry_res;
+  /* residual calls made outside the engine (carrying, choosing it) */
+  long extra_res;
 
   /* settling after an event (activate.c): blocks updated, blocks whose
    * outputs changed, their outputs before */
   char *dirty, *changed;
   double *oldout;
+
+  /* solver "auto": events the engine could not carry across, and the
+   * statistics of the engine it left */
+  long auto_carriable;
+  bsim_engine_stats banked;
 
   long events, roots, hot_continues, cold_restarts, downgrades, carries;
 } run_state;
@@ -100,12 +105,24 @@ int bsim_run_zeno_check(run_state *r, bsim_error *err);
  * block whose output is NaN or infinite. */
 int bsim_run_check_finite(run_state *r, bsim_error *err);
 /* carry.c: after events served at a stop time, carry the engine's history
- * across them when the rule allows: 1 carried, 0 not (restart instead),
- * -1 with err set. */
+ * across them when the rule allows: 1 carried, 0 not (restart instead), 2
+ * not because the engine cannot (the rule allowed it), -1 with err set. */
 int bsim_run_carry_alloc(run_state *r);
+/* f = -F(t, y, 0) on the differential rows (F = y' - f there), 0 on the
+ * others; counted in extra_res. 0, or -1 when the residual failed. */
+int bsim_run_rhs(run_state *r, const double *y, double *f);
 void bsim_run_carry_free(run_state *r);
 void bsim_run_carry_snapshot(run_state *r);
 int bsim_run_try_carry(run_state *r, bsim_error *err);
+/* auto.c: for solver "auto", the engine for this run, chosen at the start
+ * (y consistent): ida for a DAE or when clocked inputs of linear parts can
+ * be carried across, else cvode-bdf or cvode-adams by a stiffness test;
+ * why says so. */
+const bsim_engine_type *bsim_run_auto_engine(run_state *r, char *why,
+                                             size_t len);
+/* After an event its engine could not carry across: after a few, switch
+ * to ida, which can (the next restart creates it). */
+void bsim_run_auto_carriable(run_state *r);
 /* Snapshot / compare what the continuous part sees. */
 void bsim_run_snapshot(run_state *r);
 int bsim_run_unchanged(const run_state *r);

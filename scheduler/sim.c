@@ -85,7 +85,8 @@ static int add_param(bsim_sim *s, const char *name, const char *value) {
 static int resolve_solver_params(bsim_sim *s, const dg_settings *ds,
                                  const bsim_options *o, bsim_error *err) {
   const char *file_engine = ds->solver ? ds->solver : bsim_engine_at(0)->name;
-  int use_file = strcmp(s->engine->name, file_engine) == 0;
+  int use_file = strcmp(s->engine->name, file_engine) == 0 ||
+                 (s->auto_solver && strcmp(file_engine, "auto") == 0);
   int nopt = o && o->nsolver_params > 0 ? o->nsolver_params : 0;
   size_t cap = (size_t)(nopt + (use_file ? ds->nsolver_params : 0)) + 1;
   s->param_names = calloc(cap, sizeof(char *));
@@ -257,6 +258,11 @@ static int resolve_settings(bsim_sim *s, const dg_settings *ds,
                    s->flat->file, BSIM_MIN_SAMPLES, BSIM_MAX_SAMPLES, n);
     return -1;
   }
+  /* "auto" decides when the run starts (auto.c); until then, and for what
+   * every engine it may choose must accept, ida stands for it */
+  s->auto_solver = strcmp(solver, "auto") == 0;
+  s->solver_why[0] = '\0';
+  if (s->auto_solver) solver = "ida";
   s->engine = *solver ? bsim_library_engine_find(s->flat->lib, solver) : NULL;
   /* An Xcos file's ODE solver on a system with algebraic unknowns: Scilab
    * switches to its implicit solver, and so does the diagram's fallback. */
@@ -349,6 +355,36 @@ static int trial_engine(const bsim_sim *s, const dg_settings *ds,
   return rc;
 }
 
+/* Solver "auto" on an ODE may run cvode-bdf or cvode-adams as well as ida
+ * (auto.c): the parameters must suit each, and each must accept the
+ * problem, as for a named engine. */
+static int auto_trials(bsim_sim *s, const dg_settings *ds, bsim_error *err) {
+  static const char *const others[] = {"cvode-bdf", "cvode-adams"};
+  const bsim_engine_type *ida = s->engine;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && s->plan->ode_form && i < 2; i++) {
+    s->engine = bsim_library_engine_find(s->flat->lib, others[i]);
+    bsim_engine_settings all = {0, 0, (const char *const *)s->param_names,
+                                (const char *const *)s->param_values,
+                                s->nparams};
+    char msg[1024];
+    if (!s->engine) continue;
+    if (bsim_engine_params_check(s->engine, &all, msg, sizeof msg) != 0) {
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s: solver 'auto' may choose '%s', whose parameters "
+                     "these are not: %s (hint: give only parameters ida, "
+                     "cvode-bdf and cvode-adams all take, such as max-step, "
+                     "or name the solver)",
+                     s->flat->file, others[i], msg);
+      rc = -1;
+    } else {
+      rc = trial_engine(s, ds, err);
+    }
+  }
+  s->engine = ida;
+  return rc;
+}
+
 bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
                           bsim_error *err) {
   bsim_sim *s = calloc(1, sizeof *s);
@@ -372,6 +408,7 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
     goto fail;
   }
   if (trial_engine(s, &d->settings, err) != 0) goto fail;
+  if (s->auto_solver && auto_trials(s, &d->settings, err) != 0) goto fail;
   return s;
 fail:
   bsim_sim_free(s);
@@ -486,6 +523,10 @@ const char *bsim_sim_note_at(const bsim_sim *s, size_t i) {
 
 const char *bsim_sim_solver(const bsim_sim *s) {
   return s->engine->name;
+}
+
+const char *bsim_sim_solver_choice(const bsim_sim *s) {
+  return s->auto_solver && s->solver_why[0] ? s->solver_why : NULL;
 }
 
 const char *bsim_sim_message_at(const bsim_sim *s, size_t i, long *dropped) {

@@ -22,6 +22,10 @@ struct bsim_sim {
   bsim_flat *flat;
   bsim_plan *plan;
   const bsim_engine_type *engine;
+  /* solver "auto": the engine is chosen when a run starts (auto.c), and
+   * why it was */
+  int auto_solver;
+  char solver_why[320];
   /* engine parameters: the diagram's merged with the options' (owned) */
   char **param_names, **param_values;
   int nparams;

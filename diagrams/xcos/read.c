@@ -20,7 +20,7 @@ static const struct {
   int code;
   const char *engine, *iteration;
 } solver_map[] = {
-    {0, "cvode-bdf", "newton"},        /* LSodar: stiff BDF by default */
+    {0, "auto", NULL},                 /* LSodar: Adams or BDF as needed */
     {1, "cvode-bdf", "newton"},        /* CVODE BDF / Newton */
     {2, "cvode-bdf", "fixed-point"},   /* CVODE BDF / functional */
     {3, "cvode-adams", "newton"},      /* CVODE Adams / Newton */

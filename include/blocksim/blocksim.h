@@ -233,8 +233,13 @@ BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
 
 /* The engine the run uses: the options', else the diagram's, else "ida"
  * (an Xcos file's ODE solver gives way to "ida" when the system has
- * algebraic unknowns, as Scilab switches to an implicit solver). */
+ * algebraic unknowns, as Scilab switches to an implicit solver). With
+ * solver "auto", the engine the last run chose ("ida" before a run). */
 BSIM_API const char *bsim_sim_solver(const bsim_sim *s);
+/* With solver "auto": why the last run chose the engine bsim_sim_solver
+ * names (docs/solvers.md, "auto"); NULL for a named solver or before a
+ * run. */
+BSIM_API const char *bsim_sim_solver_choice(const bsim_sim *s);
 
 /* The diagram in blocksim's native format (docs/format.md), as `blocksim
  * convert` writes it: named parameters as the file gives them, a <model>

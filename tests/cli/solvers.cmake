@@ -114,3 +114,13 @@ file(GLOB left "${WORK}/*")
 if(left)
   message(FATAL_ERROR "bad input left files behind: ${left}")
 endif()
+
+# Solver "auto" (docs/solvers.md): x' = -x/2 is a non-stiff ODE, so
+# cvode-adams, and --stats says why; x(10) = e^-5 as with every engine.
+expect_ok(run "${decay}" --solver auto --stats)
+expect_match("${RUN_ERR}" "solver: cvode-adams\nsolver-choice: auto: an ODE, not stiff"
+             "auto picks cvode-adams and says why")
+expect_csv("${RUN_OUT}" "time,x" 101 "decay with auto")
+list(GET CSV_ROWS 100 last)
+csv_field("${last}" 1 x)
+expect_near("${x}" "0.006737947" 7 1 "x(10) with auto")

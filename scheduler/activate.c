@@ -115,7 +115,9 @@ static int outputs_pass(run_state *r, chain *c, int e, bsim_error *err) {
         double d = blk->evout[k];
         int ek = p->evbase[b] + k;
         if (d == 0) {
-          if (outputs_pass(r, c, ek, err) != 0) return -1;
+          /* as this activation runs the router: maybe with copies of its
+           * outputs (scheduler/reroute.c) */
+          if (outputs_pass(r, c, p->act_evmap[a] + k, err) != 0) return -1;
         } else if (d > 0) {
           bsim_calendar *cal = p->evcrit[ek] ? &r->crit : &r->hot;
           if (bsim_calendar_push(cal, r->t + d, b, k, r->seq++) != 0) {

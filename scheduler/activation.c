@@ -98,7 +98,7 @@ static int expand_one(const bsim_plan *p, const by_source *g, int e,
 
 int bsim_plan_event_targets(bsim_plan *p, bsim_error *err) {
   const bsim_flat *f = p->flat;
-  int n = p->nblocks, nev = 0, rc = -1;
+  int n = p->nblocks, nev = 0, rc = 0;
   /* nevprt is a bit set in an int */
   for (int b = 0; b < n; b++)
     if (f->blocks[b].model.nevin > 31) {
@@ -151,9 +151,9 @@ int bsim_plan_event_targets(bsim_plan *p, bsim_error *err) {
       p->tgt_bits[base + i] = x.out_bits[i];
     }
   }
-  rc = 0;
+  rc = 1;
 done:
-  if (rc != 0)
+  if (rc == 0)
     bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory while compiling");
   free(g.start);
   free(g.block);
@@ -164,5 +164,5 @@ done:
   free(x.stack);
   free(x.out_block);
   free(x.out_bits);
-  return rc;
+  return rc == 1 ? bsim_plan_reroute(p, err) : -1;
 }

@@ -32,23 +32,16 @@ static void *xcalloc(size_t n, size_t size) {
   return calloc(n ? n : 1, size);
 }
 
-/* The targets of block b's synchronous outputs: tgt_* over b's outputs. */
-static int sync_first(const bsim_plan *p, int b) {
-  return p->synchronous[b] ? p->tgt_start[p->evbase[b]] : 0;
-}
-
-static int sync_end(const bsim_plan *p, int b) {
-  return p->synchronous[b] ? p->tgt_start[p->evbase[b + 1]] : 0;
-}
-
 /* Direct-feedthrough edges: src -> dst when dst needs the input now; and
- * router -> target for synchronous activations. */
+ * router -> target for synchronous activations (the targets of every event
+ * a router owns, its outputs' copies included). */
 static int graph_build(const bsim_plan *p, graph *g) {
   const bsim_flat *f = p->flat;
   const int *portbase = p->portbase;
   size_t nsync = 0;
-  for (int b = 0; b < f->nblocks; b++)
-    nsync += (size_t)(sync_end(p, b) - sync_first(p, b));
+  for (int e = 0; e < p->nevents; e++)
+    if (p->synchronous[p->evowner[e]])
+      nsync += (size_t)(p->tgt_start[e + 1] - p->tgt_start[e]);
   g->n = f->nblocks;
   g->start = xcalloc((size_t)f->nblocks + 1, sizeof(int));
   g->dst = xcalloc((size_t)f->nlinks + nsync, sizeof(int));
@@ -59,8 +52,9 @@ static int graph_build(const bsim_plan *p, graph *g) {
     if (f->blocks[l->to_block].model.dep_u[l->to_port])
       g->start[l->from_block + 1]++;
   }
-  for (int b = 0; b < g->n; b++)
-    g->start[b + 1] += sync_end(p, b) - sync_first(p, b);
+  for (int e = 0; e < p->nevents; e++)
+    if (p->synchronous[p->evowner[e]])
+      g->start[p->evowner[e] + 1] += p->tgt_start[e + 1] - p->tgt_start[e];
   for (int v = 0; v < g->n; v++)
     g->start[v + 1] += g->start[v];
   int *fill = xcalloc((size_t)g->n, sizeof(int));
@@ -72,12 +66,15 @@ static int graph_build(const bsim_plan *p, graph *g) {
     g->dst[e] = l->to_block;
     g->port[e] = portbase[l->from_block] + l->from_port;
   }
-  for (int b = 0; b < g->n; b++)
-    for (int t = sync_first(p, b); t < sync_end(p, b); t++) {
+  for (int ev = 0; ev < p->nevents; ev++) {
+    int b = p->evowner[ev];
+    if (!p->synchronous[b]) continue;
+    for (int t = p->tgt_start[ev]; t < p->tgt_start[ev + 1]; t++) {
       int e = g->start[b] + fill[b]++;
       g->dst[e] = p->tgt_block[t];
       g->port[e] = -1;
     }
+  }
   free(fill);
   return 0;
 }
@@ -502,9 +499,12 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->tgt_start);
   free(p->tgt_block);
   free(p->tgt_bits);
+  free(p->tgt_evmap);
+  free(p->evowner);
   free(p->act_start);
   free(p->act_block);
   free(p->act_bits);
+  free(p->act_evmap);
   free(p->portbase);
   free(p->inbase);
   free(p->insrc_block);

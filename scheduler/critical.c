@@ -88,7 +88,7 @@ static int mark_feeders(const bsim_plan *p, char *feeds, int *queue) {
 /* One member of an activation list, sorted by its place in the order;
  * `timeonly` when it is there only because time includes all events. */
 typedef struct member {
-  int pos, block, bits, timeonly;
+  int pos, block, bits, timeonly, map;
 } member;
 
 static int by_pos(const void *a, const void *b) {
@@ -107,11 +107,15 @@ static int append(bsim_plan *p, int *cap, int used, const member *list, int k) {
     int *nbits = realloc(p->act_bits, sizeof(int) * (size_t)nc);
     if (!nbits) return -1;
     p->act_bits = nbits;
+    int *nmap = realloc(p->act_evmap, sizeof(int) * (size_t)nc);
+    if (!nmap) return -1;
+    p->act_evmap = nmap;
     *cap = nc;
   }
   for (int i = 0; i < k; i++) {
     p->act_block[used + i] = list[i].block;
     p->act_bits[used + i] = list[i].bits;
+    p->act_evmap[used + i] = list[i].map;
   }
   return 0;
 }
@@ -134,7 +138,7 @@ static int inherit_closure(const bsim_plan *p, member *list, int from, int cnt,
       int d = p->dst_block[a];
       if (!p->inherits[d] || slot[d] >= 0) continue;
       slot[d] = cnt;
-      list[cnt++] = (member){pos[d], d, 1, list[h].timeonly};
+      list[cnt++] = (member){pos[d], d, 1, list[h].timeonly, p->evbase[d]};
     }
   return cnt;
 }
@@ -149,7 +153,7 @@ static int inherit_closure(const bsim_plan *p, member *list, int from, int cnt,
  * time only reaches the continuous part (Xcos decides criticality before
  * adding those). */
 static int activation_lists(bsim_plan *p, const char *feeds) {
-  int n = p->nblocks, nev = p->evbase[n], cap = 0, used = 0, rc = -1;
+  int n = p->nblocks, nev = p->nevents, cap = 0, used = 0, rc = -1;
   int *pos = zalloc((size_t)n, sizeof(int)),
       *slot = zalloc((size_t)n, sizeof(int));
   member *list = zalloc((size_t)n, sizeof(member));
@@ -159,24 +163,22 @@ static int activation_lists(bsim_plan *p, const char *feeds) {
     pos[p->order[k]] = k;
     slot[k] = -1;
   }
-  int owner = 0, ntimed = 0;
+  int ntimed = 0;
   for (int b = 0; b < n; b++)
     ntimed += timed(p, b);
   for (int e = 0; e < nev; e++) {
-    int cnt = 0;
-    while (e >= p->evbase[owner + 1])
-      owner++;
+    int cnt = 0, owner = p->evowner[e];
     for (int t = p->tgt_start[e]; t < p->tgt_start[e + 1]; t++) {
       int b = p->tgt_block[t];
       slot[b] = cnt;
-      list[cnt++] = (member){pos[b], b, p->tgt_bits[t], 0};
+      list[cnt++] = (member){pos[b], b, p->tgt_bits[t], 0, p->tgt_evmap[t]};
     }
     cnt = inherit_closure(p, list, 0, cnt, slot, pos);
     int first_timed = cnt;
     for (int b = 0; ntimed && !p->synchronous[owner] && b < n; b++)
       if (timed(p, b) && slot[b] < 0) {
         slot[b] = cnt;
-        list[cnt++] = (member){pos[b], b, 0, 1};
+        list[cnt++] = (member){pos[b], b, 0, 1, p->evbase[b]};
       }
     cnt = inherit_closure(p, list, first_timed, cnt, slot, pos);
     for (int h = 0; h < cnt; h++) {
@@ -201,7 +203,7 @@ done:
  * synchronous routers form no loop (compile refuses those), so the
  * propagation ends. */
 static void criticality(bsim_plan *p) {
-  int nev = p->evbase[p->nblocks];
+  int nev = p->nevents;
   for (int changed = 1; changed;) {
     changed = 0;
     for (int e = 0; e < nev; e++)
@@ -209,7 +211,8 @@ static void criticality(bsim_plan *p) {
            a++) {
         int c = p->act_block[a];
         if (!p->synchronous[c]) continue;
-        for (int k = p->evbase[c]; k < p->evbase[c + 1]; k++)
+        int first = p->act_evmap[a];
+        for (int k = first; k < first + p->flat->blocks[c].model.nevout; k++)
           if (p->evcrit[k]) {
             p->evcrit[e] = 1;
             changed = 1;
@@ -220,7 +223,7 @@ static void criticality(bsim_plan *p) {
 
 int bsim_plan_analyze_events(bsim_plan *p) {
   const bsim_flat *f = p->flat;
-  int n = p->nblocks, nev = p->evbase[n];
+  int n = p->nblocks, nev = p->nevents;
   if (adjacency(p) != 0) return -1;
   p->inherits = zalloc((size_t)n, 1);
   p->relevant = zalloc(p->noutbuf, 1);

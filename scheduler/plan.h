@@ -116,9 +116,17 @@ typedef struct bsim_plan {
    * links, event unions looked through, with their nevprt bits:
    * tgt_block/tgt_bits[tgt_start[e] .. tgt_start[e+1]-1] */
   int *tgt_start, *tgt_block, *tgt_bits;
+  /* Events are the blocks' event outputs (evbase indices) and, after them,
+   * virtual copies of a router's outputs (reroute.c): nevents in all,
+   * evowner[e] the block whose output e is. tgt_evmap: per target, the
+   * event index of its first output as this activation runs it (a router
+   * may run with copies of its outputs; else evbase of the block). */
+  int nevents;
+  int *evowner, *tgt_evmap;
   /* What serving e runs: those targets and the blocks inheriting from
-   * them, in compiled order: act_block/act_bits[act_start[e] .. ] */
-  int *act_start, *act_block, *act_bits;
+   * them, in compiled order: act_block/act_bits/act_evmap[act_start[e]
+   * .. ] */
+  int *act_start, *act_block, *act_bits, *act_evmap;
   char *evcrit;   /* event output whose activation (synchronous outputs
                      fired inside it included) reaches the continuous
                      part: served by stopping the integrator */
@@ -191,6 +199,13 @@ void bsim_run_clear_messages(bsim_run_errors *e);
 /* Event outputs' targets, synchronous and union blocks (activation.c);
  * called by bsim_plan_create before ordering. 0, or -1 with err set. */
 int bsim_plan_event_targets(bsim_plan *p, bsim_error *err);
+
+/* A block an event activates both directly and through a synchronous
+ * router it also activates runs once, behind the router, as Xcos's
+ * compiler arranges (reroute.c): rewrites the targets, sets nevents,
+ * evowner and tgt_evmap. Called by bsim_plan_event_targets. 0, or -1 with
+ * err set. */
+int bsim_plan_reroute(bsim_plan *p, bsim_error *err);
 
 /* Activation lists with inheritance, and event criticality (critical.c);
  * called by bsim_plan_create after ordering. 0, or -1 out of memory. */

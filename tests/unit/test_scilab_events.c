@@ -64,6 +64,17 @@ static const ref_case cases[] = {
             "fires on its 157 activations only (a watched surface would add "
             "events at each crossing of the sine); sine values to an ulp of "
             "libm"},
+    {.dir = "xcos/sync",
+     .diagram = "reroute.xml",
+     .sinks = {"reroute_CEVENTSCOPE_7", "reroute_CSCOPE_8"},
+     .xcos = "reroute.xcos",
+     .xsinks = {"CEVENTSCOPE_1", "CSCOPE_1"},
+     .tol = 0,
+     .why = "event flags and a counter: exact; a block activated by a clock "
+            "both directly and through an IFTHEL_f on the same clock runs "
+            "once per tick, behind the IFTHEL_f, with both bits (one "
+            "CEVENTSCOPE row, +1 on the counter), and the IFTHEL_f's other "
+            "clock runs only what its outputs activate"},
     {.dir = "xcos/tags",
      .diagram = "tags.xml",
      .sinks = {"CSCOPE_9"},

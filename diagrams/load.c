@@ -17,6 +17,7 @@
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
+#include <libxml/xmlerror.h>
 
 #include "diagrams/dg_util.h"
 #include "diagrams/load.h"
@@ -81,6 +82,19 @@ static xmlEntityPtr counted_entity(void *data, const xmlChar *name) {
   return ent;
 }
 
+/* Errors libxml2 raises without a parser context (its encoders': "encoding
+ * error : input conversion failed") go to the thread's global handlers,
+ * which print to stderr by default. parse() points them here for its
+ * duration: the message becomes the load's error instead. */
+static void on_global_error(void *data, xmlErrorPtr e) {
+  dg_xml_keep_first(data, e);
+}
+
+static void ignore_generic(void *data, const char *fmt, ...) {
+  (void)data;
+  (void)fmt;
+}
+
 /* Parse XML text without network access or entity expansion; NULL with
  * the first parser error reported. */
 static xmlDocPtr parse(const char *name, const void *text, size_t len,
@@ -100,11 +114,27 @@ static xmlDocPtr parse(const char *name, const void *text, size_t len,
   ctxt->_private = &fe;
   ctxt->sax->serror = on_parse_error;
   ctxt->sax->getEntity = counted_entity;
+  /* libxml2 keeps these per thread: set and put back around this parse,
+   * they affect no other load */
+  xmlStructuredErrorFunc old_s = xmlStructuredError;
+  void *old_sc = xmlStructuredErrorContext;
+  xmlGenericErrorFunc old_g = xmlGenericError;
+  void *old_gc = xmlGenericErrorContext;
+  xmlSetStructuredErrorFunc(&fe, on_global_error);
+  xmlSetGenericErrorFunc(NULL, ignore_generic);
   doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
                           XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  xmlSetStructuredErrorFunc(old_sc, old_s);
+  xmlSetGenericErrorFunc(old_gc, old_g);
   if (!doc || fe.have) {
-    bsim_error_set(err, BSIM_ERR_INPUT, "%s:%d: %s", name, fe.line,
-                   fe.have ? fe.msg : "not a well-formed XML document");
+    const char *why = fe.have ? fe.msg : "not a well-formed XML document";
+    if (fe.line > 0)
+      bsim_error_set(err, BSIM_ERR_INPUT, "%s:%d: %s", name, fe.line, why);
+    else /* the encoders' errors have no line */
+      bsim_error_set(err, BSIM_ERR_INPUT,
+                     "%s: %s (hint: is the file in the encoding its XML "
+                     "declaration names?)",
+                     name, why);
     xmlFreeDoc(doc);
     doc = NULL;
   }

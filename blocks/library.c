@@ -118,33 +118,82 @@ static int clash(int both_interface, const bsim_block_type *t,
   return both_interface || (t->fn != u->fn && !ports);
 }
 
-/* The registered type (or one of the batch before position k) that `name`,
- * the interface name (is_sim_name 0) or function name (1) of t, collides
- * with: its entry in *hit (NULL for one of the batch) and type in *other. */
-static int collides(const bsim_library *lib,
-                    const bsim_block_type *const *batch, size_t k,
-                    const char *name, int is_sim_name, const bsim_block_type *t,
-                    const bsim_lib_entry **hit, const bsim_block_type **other) {
+/* The registered type that `name`, the interface name (is_sim_name 0) or
+ * function name (1) of t, collides with: its entry in *hit. */
+static int collides(const bsim_library *lib, const char *name, int is_sim_name,
+                    const bsim_block_type *t, const bsim_lib_entry **hit) {
   for (int by_sim = 0; by_sim < 2; by_sim++) {
     const bsim_lib_entry *e = chain_find(lib, name, by_sim);
     if (e && clash(!is_sim_name && !by_sim, t, e->type)) {
       *hit = e;
-      *other = e->type;
-      return 1;
-    }
-  }
-  for (size_t j = 0; j < k; j++) {
-    const bsim_block_type *u = batch[j];
-    int same_name = strcmp(u->name, name) == 0;
-    int same_sim = u->sim_name && strcmp(u->sim_name, name) == 0;
-    if ((same_name && clash(!is_sim_name, t, u)) ||
-        (same_sim && clash(0, t, u))) {
-      *hit = NULL;
-      *other = u;
       return 1;
     }
   }
   return 0;
+}
+
+static int report_clash(const bsim_library *lib, const bsim_block_type *t,
+                        const bsim_block_type *u, const char *origin,
+                        const char *name, bsim_error *err) {
+  bsim_error_set(err, BSIM_ERR_INPUT,
+                 "%s: block type '%s' clashes with the registered type '%s' "
+                 "(from %s): both answer to the name '%s' (hint: rename one; "
+                 "names must be unique across the standard blocks and every "
+                 "plugin)",
+                 lib->origin, t->name, u->name, origin, name);
+  return -1;
+}
+
+/* A name of the batch's type at pos: its interface name (sim 0) or a
+ * function name of its own (1). */
+typedef struct batch_name {
+  const char *name;
+  int sim;
+  size_t pos;
+} batch_name;
+
+static int cmp_batch_name(const void *a, const void *b) {
+  const batch_name *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Names shared inside the batch, found by sorting them (equal names are
+ * then neighbours) rather than comparing every pair: the standard table
+ * alone has hundreds of types and is checked at every start. The clash
+ * reported is the one of the earliest type that clashes with an earlier
+ * one, as a scan in order would find. */
+static int check_within(const bsim_library *lib,
+                        const bsim_block_type *const *types, size_t n,
+                        bsim_error *err) {
+  batch_name *v = malloc((2 * n + 1) * sizeof *v);
+  if (!v) return nomem(err);
+  size_t m = 0;
+  for (size_t k = 0; k < n; k++) {
+    v[m++] = (batch_name){types[k]->name, 0, k};
+    /* a type may name its own function after itself */
+    if (types[k]->sim_name && strcmp(types[k]->sim_name, types[k]->name))
+      v[m++] = (batch_name){types[k]->sim_name, 1, k};
+  }
+  qsort(v, m, sizeof *v, cmp_batch_name);
+  const batch_name *first = NULL, *later = NULL;
+  for (size_t i = 0, j; i < m; i = j) {
+    for (j = i + 1; j < m && strcmp(v[j].name, v[i].name) == 0; j++)
+      for (size_t a = i; a < j; a++) {
+        const batch_name *x = &v[a], *y = &v[j]; /* x->pos <= y->pos */
+        if (x->pos != y->pos &&
+            clash(!x->sim && !y->sim, types[y->pos], types[x->pos]) &&
+            (!later || y->pos < later->pos)) {
+          first = x;
+          later = y;
+        }
+      }
+  }
+  int rc = later ? report_clash(lib, types[later->pos], types[first->pos],
+                                lib->origin, later->name, err)
+                 : 0;
+  free(v);
+  return rc;
 }
 
 static int check_batch(const bsim_library *lib,
@@ -159,24 +208,18 @@ static int check_batch(const bsim_library *lib,
                      lib->origin, k + 1);
       return -1;
     }
+  }
+  for (size_t k = 0; k < n; k++) {
+    const bsim_block_type *t = types[k];
     const char *names[2] = {t->name, t->sim_name};
     for (int s = 0; s < 2; s++) {
       const bsim_lib_entry *e = NULL;
-      const bsim_block_type *u = NULL;
-      /* A type may name its own function after itself. */
       if (!names[s] || (s == 1 && strcmp(names[1], t->name) == 0)) continue;
-      if (!collides(lib, types, k, names[s], s, t, &e, &u)) continue;
-      bsim_error_set(err, BSIM_ERR_INPUT,
-                     "%s: block type '%s' clashes with the registered type "
-                     "'%s' (from %s): both answer to the name '%s' (hint: "
-                     "rename one; names must be unique across the standard "
-                     "blocks and every plugin)",
-                     lib->origin, t->name, u->name, e ? e->origin : lib->origin,
-                     names[s]);
-      return -1;
+      if (collides(lib, names[s], s, t, &e))
+        return report_clash(lib, t, e->type, e->origin, names[s], err);
     }
   }
-  return 0;
+  return check_within(lib, types, n, err);
 }
 
 int bsim_library_add(bsim_library *lib, const bsim_block_type *const *types,

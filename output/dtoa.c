@@ -132,24 +132,45 @@ static const char two_digits[] = "00010203040506070809"
                                  "80818283848586878889"
                                  "90919293949596979899";
 
-/* The decimal digits of f > 0 into d; their count. */
-static int digits(uint64_t f, char *d) {
-  char tmp[24];
-  int n = 0;
+/* The decimal digits of f > 0 written backwards, ending just before end. */
+static void put_digits(char *end, uint64_t f) {
   while (f >= 100) {
-    memcpy(tmp + 22 - n, two_digits + 2 * (f % 100), 2);
+    end -= 2;
+    memcpy(end, two_digits + 2 * (f % 100), 2);
     f /= 100;
-    n += 2;
   }
-  if (f >= 10) {
-    memcpy(tmp + 22 - n, two_digits + 2 * f, 2);
-    n += 2;
-  } else {
-    tmp[23 - n] = (char)('0' + f);
-    n += 1;
-  }
-  memcpy(d, tmp + 24 - n, (size_t)n);
-  return n;
+  if (f >= 10)
+    memcpy(end - 2, two_digits + 2 * f, 2);
+  else
+    end[-1] = (char)('0' + f);
+}
+
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       10000000000u,
+                                       100000000000u,
+                                       1000000000000u,
+                                       10000000000000u,
+                                       100000000000000u,
+                                       1000000000000000u,
+                                       10000000000000000u,
+                                       100000000000000000u,
+                                       1000000000000000000u,
+                                       10000000000000000000u};
+
+/* The number of decimal digits of f > 0: from its bit length (log10 2 is
+ * about 1233 / 4096), corrected by one comparison. */
+static int count_digits(uint64_t f) {
+  int n = ((64 - __builtin_clzll(f)) * 1233) >> 12;
+  return n + (f >= pow10_u64[n]);
 }
 
 /* f 10^e laid out as %.17g lays out its digits. */
@@ -158,15 +179,13 @@ static int layout(char *buf, uint64_t f, int e) {
     f /= 10;
     e++;
   }
-  char d[24];
-  int n = digits(f, d), x = e + n - 1, len = 0;
+  int n = count_digits(f), x = e + n - 1, len;
   if (x < -4 || x >= 17) {
-    buf[len++] = d[0];
-    if (n > 1) {
-      buf[len++] = '.';
-      memcpy(buf + len, d + 1, (size_t)n - 1);
-      len += n - 1;
-    }
+    /* d.ddd, the first digit moved before the point */
+    put_digits(buf + 1 + n, f);
+    buf[0] = buf[1];
+    len = n > 1 ? n + 1 : 1;
+    if (n > 1) buf[1] = '.';
     buf[len++] = 'e';
     buf[len++] = x < 0 ? '-' : '+';
     int ax = x < 0 ? -x : x;
@@ -177,18 +196,19 @@ static int layout(char *buf, uint64_t f, int e) {
     memcpy(buf + len, two_digits + 2 * ax, 2);
     len += 2;
   } else if (x < 0) {
-    memcpy(buf, "0.0000", (size_t)(1 - x));
-    len = 1 - x;
-    memcpy(buf + len, d, (size_t)n);
-    len += n;
+    memcpy(buf, "0.0000", 6);
+    len = 1 - x + n;
+    put_digits(buf + len, f);
   } else if (n <= x + 1) {
-    memcpy(buf, d, (size_t)n);
+    put_digits(buf + n, f);
     memset(buf + n, '0', (size_t)(x + 1 - n));
     len = x + 1;
   } else {
-    memcpy(buf, d, (size_t)x + 1);
+    /* the integer part moved one place left of its digits, then the point */
+    put_digits(buf + n + 1, f);
+    for (int i = 0; i <= x; i++)
+      buf[i] = buf[i + 1];
     buf[x + 1] = '.';
-    memcpy(buf + x + 2, d + x + 1, (size_t)(n - x - 1));
     len = n + 1;
   }
   buf[len] = '\0';

@@ -159,7 +159,7 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
 
 /* Before an activation: the outputs that move with t and y at the event's
  * time. The others change only at events, and the last one settled them. */
-static int settle_active(run_state *r, bsim_error *err) {
+int bsim_run_settle_active(run_state *r, bsim_error *err) {
   bsim_run_bind(r->run, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
   if (bsim_run_outputs(r->run, 0) != BSIM_CB_OK) return bsim_run_fail(r, err);
   return 0;
@@ -215,7 +215,7 @@ static int activate(run_state *r, int e, bsim_error *err) {
   chain c = {0};
   c.ev = c.local;
   c.cap = (int)(sizeof c.local / sizeof c.local[0]);
-  int rc = settle_active(r, err);
+  int rc = bsim_run_settle_active(r, err);
   if (rc == 0) rc = outputs_pass(r, &c, e, err);
   if (rc == 0) rc = updates_pass(r, &c, err);
   if (c.ev != c.local) free(c.ev);
@@ -281,7 +281,7 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
   }
   r->roots++;
   r->t_event = r->t;
-  if (settle_active(r, err) != 0) return -1;
+  if (bsim_run_settle_active(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];
     rt_block *rb = &x->blocks[i];

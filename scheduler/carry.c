@@ -91,9 +91,23 @@ int bsim_run_rhs(run_state *r, const double *y, double *f) {
   return 0;
 }
 
+/* What term m (jump of y^(m+1)) adds to a history stepping by h, in units
+ * of the error test's tolerance: h^(m+1) / (m+1)! |d| / (rtol |y| + atol). */
+static double term_size(const run_state *r, const double *d, int m, double h) {
+  double scale = 1, worst = 0;
+  for (int k = 1; k <= m + 1; k++)
+    scale *= h / k;
+  for (int i = 0; i < r->p->ny; i++)
+    worst = fmax(worst, fabs(d[i]) / (r->s->rtol * fabs(r->y[i]) + r->s->atol));
+  return scale * worst;
+}
+
 /* The jump of y' (before: with the signals as they were before the
- * event), then J^m of it by differences; nterms vectors into jumps. */
-static int derivative_jumps(run_state *r, int nterms, double **jumps) {
+ * event), then J^m of it by differences; nterms vectors into jumps. Once a
+ * term is below a thousandth of the tolerance for steps of h and smaller
+ * than the one before, the later ones are smaller still: left zero. */
+static int derivative_jumps(run_state *r, int nterms, double h,
+                            double **jumps) {
   const bsim_plan *p = r->p;
   int ny = p->ny;
   double *before = r->carry_buf, *after = before + ny, *ypert = after + ny;
@@ -110,12 +124,13 @@ static int derivative_jumps(run_state *r, int nterms, double **jumps) {
     if (jumps[0][i] != 0 && !p->carry_state[i]) return 1;
     ymax = fmax(ymax, fabs(r->y[i]));
   }
+  double last = h > 0 ? term_size(r, jumps[0], 0, h) : INFINITY;
   for (int m = 1; m < nterms; m++) {
     const double *d = jumps[m - 1];
     double dmax = 0;
     for (int i = 0; i < ny; i++)
       dmax = fmax(dmax, fabs(d[i]));
-    if (dmax == 0) {
+    if (dmax == 0 || last < 1e-3) {
       memset(jumps[m], 0, sizeof(double) * (size_t)ny);
       continue;
     }
@@ -127,6 +142,8 @@ static int derivative_jumps(run_state *r, int nterms, double **jumps) {
     if (bsim_run_rhs(r, ypert, jumps[m]) != 0) return -1;
     for (int i = 0; i < ny; i++)
       jumps[m][i] = (jumps[m][i] - after[i]) / eps;
+    double size = h > 0 ? term_size(r, jumps[m], m, h) : INFINITY;
+    last = size < last ? size : INFINITY; /* growing terms: go on */
   }
   return 0;
 }
@@ -135,16 +152,17 @@ int bsim_run_try_carry(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
   if (!r->carry_buf || r->run->errs.cold || !qualifies(r)) return 0;
   if (!et->carry) return 2;
-  int nterms = et->carry_terms(r->eng, r->t);
+  double h = 0;
+  int nterms = et->carry_terms(r->eng, r->t, &h);
   if (nterms <= 0 || nterms > MAX_TERMS) return 0;
   size_t ny = (size_t)r->p->ny;
   double *jumps[MAX_TERMS];
   for (int m = 0; m < MAX_TERMS; m++)
     jumps[m] = r->carry_buf + 3 * ny + (size_t)m * ny;
-  int rc = derivative_jumps(r, nterms, jumps);
-  /* the outputs now hold the last difference's values: settle them again
-   * at (t, y), and y' to the one the engine will hand out */
-  if (bsim_run_settle(r, err) != 0) return -1;
+  int rc = derivative_jumps(r, nterms, h, jumps);
+  /* the outputs moving with y now hold the last difference's values:
+   * settle them again at (t, y) */
+  if (bsim_run_settle_active(r, err) != 0) return -1;
   if (rc < 0) return bsim_run_fail(r, err);
   if (rc > 0) return 0;
   rc = et->carry(r->eng, r->t, nterms, (const double *const *)jumps);
@@ -153,7 +171,11 @@ int bsim_run_try_carry(run_state *r, bsim_error *err) {
     return -1;
   }
   if (rc > 0) return 0;
-  if (et->interpolate(r->eng, r->t, 1, r->yp) != 0) {
+  /* y' from now on: f itself for an ODE (derivative_jumps left it after
+   * the scratch's first vectors), the engine's corrected history else */
+  if (r->p->ode_form)
+    memcpy(r->yp, r->carry_buf + r->p->ny, sizeof(double) * (size_t)r->p->ny);
+  else if (et->interpolate(r->eng, r->t, 1, r->yp) != 0) {
     bsim_error_set(err, BSIM_ERR_SIM, "%s", et->last_error(r->eng));
     return -1;
   }

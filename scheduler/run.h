@@ -72,6 +72,8 @@ int bsim_run_algebraic_slopes(run_state *r);
 
 /* activate.c */
 int bsim_run_settle(run_state *r, bsim_error *err);
+/* Only the outputs that move with t and y (the others change at events). */
+int bsim_run_settle_active(run_state *r, bsim_error *err);
 int bsim_run_settle_alloc(run_state *r);
 void bsim_run_settle_free(run_state *r);
 int bsim_run_fail(run_state *r, bsim_error *err);

@@ -542,13 +542,15 @@ static int ida_worst_component(bsim_engine *e) {
   return best;
 }
 
-static int ida_carry_terms(const bsim_engine *e, double t) {
+static int ida_carry_terms(const bsim_engine *e, double t, double *h) {
+  realtype hh = 0;
+  if (h) *h = IDAGetCurrentStep(e->mem, &hh) == IDA_SUCCESS ? fabs(hh) : 0;
   return e->sun.stepped && t == e->sun.t ? bsim_ida_carry_terms(e->mem, t) : 0;
 }
 
 static int ida_carry(bsim_engine *e, double t, int nterms,
                      const double *const *jumps) {
-  if (ida_carry_terms(e, t) == 0 ||
+  if (ida_carry_terms(e, t, NULL) == 0 ||
       bsim_ida_carry(e->mem, t, nterms, jumps) != 0)
     return 1;
   int rc = bsim_ida_carry_roots(e->mem);

@@ -133,11 +133,14 @@ typedef struct bsim_engine_type {
    * continuous, without a restart. carry_terms says how many derivatives
    * carry needs (the order of the engine's history), or 0 when it cannot
    * carry at t (its last step did not end exactly at t, or it has no
-   * history). carry then receives jumps[m], the jump of the (m+1)-th
-   * derivative of y at t (n entries each), for m < nterms, and corrects its
-   * history by the Taylor polynomial they make. 0 on success; otherwise
-   * the caller restarts (reinit) as usual. Appeared in ABI 3. */
-  int (*carry_terms)(const bsim_engine *e, double t);
+   * history), and in *h the size of its next step (0 if unknown), by which
+   * the caller judges which terms are too small to matter. carry then
+   * receives jumps[m], the jump of the (m+1)-th derivative of y at t (n
+   * entries each; all zero for a term found negligible), for m < nterms,
+   * and corrects its history by the Taylor polynomial they make. 0 on
+   * success; otherwise the caller restarts (reinit) as usual. Appeared in
+   * ABI 3. */
+  int (*carry_terms)(const bsim_engine *e, double t, double *h);
   int (*carry)(bsim_engine *e, double t, int nterms,
                const double *const *jumps);
 } bsim_engine_type;

@@ -336,7 +336,8 @@ static void cfscope_fn(bsim_block *blk, int flag) {
                              blk->nipar >= 16 + n ? blk->ipar + 16 : NULL);
     break;
   case BSIM_FLAG_UPDATE:
-    if (!row || blk->nevprt == 0) return;
+    /* at every update, as Xcos's cfscope draws at every flag 2 */
+    if (!row) return;
     for (int k = 0; k < n; k++)
       row[k] = *blk->probe[k];
     bsim_block_record(blk, row, n);

@@ -110,7 +110,8 @@ static void tows_fn(bsim_block *blk, int flag) {
     break;
   }
   case BSIM_FLAG_UPDATE: {
-    if (!w || blk->nevprt == 0) return;
+    /* at every update, time-only calls included, as Xcos's tows_c */
+    if (!w) return;
     int last = (w->first + w->count - 1) % w->nz, at;
     if (w->count > 0 && w->t[last] == blk->t) {
       at = last; /* one sample per time: a later call overwrites */
@@ -413,8 +414,11 @@ static void writec_fn(bsim_block *blk, int flag) {
     if (w) bsim_block_record_names(blk, NULL);
     break;
   case BSIM_FLAG_UPDATE:
-    if (!w || blk->nevprt == 0) return;
-    for (int k = 0; k < bsim_std_insize(blk, 0); k++)
+    /* Xcos's writec writes at its activations only, not when called for
+     * time alone (nevprt 0); the record has a row at every update, as
+     * Xcos's recorder */
+    if (!w) return;
+    for (int k = 0; blk->nevprt > 0 && k < bsim_std_insize(blk, 0); k++)
       put_value(w, blk->inptr[0][k]);
     bsim_block_record_inputs(blk);
     break;

@@ -37,6 +37,9 @@ typedef struct dg_block {
    * what it falls back on when they cannot be evaluated, as Xcos keeps
    * a block's stored values then; 0: `stored` is what it runs on. */
   int stored_is_fallback;
+  /* Xcos import only: 1 when the block's dialog sets its time dependence
+   * itself (Xcos then drops the one its file stores). */
+  int dialog_sets_dep_t;
   /* Xcos import only: the number Scilab's compiler gives the link buffer
    * of each data output (xcos_links[k] for output k+1; 0 unknown), which
    * CFSCOPE reads by (docs/blocks.md, "Floating probes"). Owned; NULL

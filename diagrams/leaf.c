@@ -124,9 +124,11 @@ static int note(fl *f, const char *fmt, ...) {
 /* Xcos keeps what a block's dialog does not set as the file stores it:
  * a block stored as time-dependent (dependsOnT, as older Scilab versions
  * saved their scopes) stays so, and is then also called at every other
- * event of the diagram (docs/scheduler.md, "Time includes all events"). */
+ * event of the diagram (docs/scheduler.md, "Time includes all events") -
+ * unless its dialog sets the time dependence itself (CFSCOPE, CLR, ...). */
 static int keep_stored_time(fl *f, const dg_block *b, node *n) {
-  if (!b->stored || !b->stored->dep_t || n->model.dep_t) return 0;
+  if (!b->stored || !b->stored->dep_t || n->model.dep_t || b->dialog_sets_dep_t)
+    return 0;
   n->model.dep_t = 1;
   n->dep_t_stored = 1;
   return note(f,

@@ -429,9 +429,41 @@ static int c_block(xc_ctx *c, const xc_block *xb, const char *path,
   return rc;
 }
 
+/* Interface functions whose dialog (Scilab's "set" of Scilab 6.1) sets
+ * model.dep_ut itself: a time dependence the file stores is not kept for
+ * them when their dialog evaluates. Every other block keeps it (the
+ * scopes, which older Scilab versions saved time-dependent). */
+static int dialog_sets_dep_t(const char *gui) {
+  static const char *const guis[] = {"CBLOCK",
+                                     "CBLOCK4",
+                                     "CFSCOPE",
+                                     "CLR",
+                                     "CLR_f",
+                                     "CLSS",
+                                     "CLSS_f",
+                                     "DLR",
+                                     "DLR_f",
+                                     "DLSS",
+                                     "DLSS_f",
+                                     "IFTHEL_f",
+                                     "TCLSS",
+                                     "TCLSS_f",
+                                     "TIME_DELAY",
+                                     "generic_block",
+                                     "generic_block2",
+                                     "generic_block3",
+                                     "scifunc_block",
+                                     "scifunc_block_m",
+                                     NULL};
+  for (int i = 0; guis[i]; i++)
+    if (strcmp(gui, guis[i]) == 0) return 1;
+  return 0;
+}
+
 int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
                     dg_block *out) {
   if (xb->port_role) return port_block(c, xb, path, out);
+  out->dialog_sets_dep_t = dialog_sets_dep_t(xb->gui);
   const bsim_block_type *t = bsim_library_find(c->lib, xb->gui);
   if (t && (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0))
     return c_block(c, xb, path, t, out);

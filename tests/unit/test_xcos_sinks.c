@@ -72,6 +72,23 @@ static const xr_case store_cases[] = {
      "TOWS_c"},
 };
 
+/* sinks_timed: sinks the file stores as time-dependent are also called,
+ * without event bits, at the other clock's ticks (except CFSCOPE, whose
+ * dialog makes it event-driven again); each records or keeps a sample
+ * there as Xcos's own block does: sin() at the same dates, 1e-12. */
+static const xr_case timed_cases[] = {
+    {NULL, "CSCOPE_1", "xcos/sinks/ref_sinks_timed/CSCOPE_5.csv", 1e-12,
+     "CSCOPE timed"},
+    {NULL, "AFFICH_m_1", "xcos/sinks/ref_sinks_timed/AFFICH_m_6.csv", 1e-12,
+     "AFFICH_m timed"},
+    {NULL, "TOWS_c_1", "xcos/sinks/ref_sinks_timed/tows_T.csv", 1e-12,
+     "TOWS_c timed"},
+    {NULL, "WRITEC_f_1", "xcos/sinks/ref_sinks_timed/WRITEC_f_8.csv", 1e-12,
+     "WRITEC_f timed"},
+    {NULL, "CFSCOPE_1", "xcos/sinks/ref_sinks_timed/CFSCOPE_9.csv", 1e-12,
+     "CFSCOPE timed"},
+};
+
 /* The header of a reference CSV after "t," must be the record's column
  * names: the same columns, in the same order, under the same names. */
 static void same_names(const bsim_sim *s, const char *sink, const char *csv) {
@@ -140,5 +157,14 @@ int main(void) {
               "xcos/sinks/ref_sinks_store/sinks_store_sb.bin");
     CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "cannot remove %s", dir);
   }
+  /* the WRITEC_f of sinks_timed writes only at its clock's ticks */
+  char dir[] = "/tmp/test_xcos_sinks-XXXXXX", cwd[1024];
+  CHECK(getcwd(cwd, sizeof cwd) && mkdtemp(dir) && chdir(dir) == 0,
+        "cannot work in %s", dir);
+  run_cases("xcos/sinks/sinks_timed.xcos", 1, timed_cases,
+            sizeof timed_cases / sizeof timed_cases[0], 2);
+  same_file("sinks_timed_d.bin",
+            "xcos/sinks/ref_sinks_timed/sinks_timed_d.bin");
+  CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "cannot remove %s", dir);
   return xr_finish("test_xcos_sinks");
 }

@@ -30,6 +30,9 @@ static int switch_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void switch_fn(bsim_block *blk, int flag) {
+  if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_DERIVATIVES &&
+      flag != BSIM_FLAG_JACOBIAN)
+    return;
   double u = blk->inptr[0][0];
   if (flag == BSIM_FLAG_ZCROSS) {
     blk->g[0] = u;
@@ -89,9 +92,9 @@ static int diode_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 static void diode_fn(bsim_block *blk, int flag) {
   const double *r = blk->rpar;
-  double Ids = r[0], Vt = r[1], Maxexp = r[2], R = r[3], v = ac_vpn(blk);
   bsim_ac_twopin_balance(blk, flag);
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
+  double Ids = r[0], Vt = r[1], Maxexp = r[2], R = r[3], v = ac_vpn(blk);
   double id, did;
   if (v / Vt > Maxexp) {
     double e = exp(Maxexp);
@@ -146,6 +149,9 @@ static int idiode_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 static void idiode_fn(bsim_block *blk, int flag) {
   double Ron = blk->rpar[0], Goff = blk->rpar[1], Vknee = blk->rpar[2];
+  if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_DERIVATIVES &&
+      flag != BSIM_FLAG_JACOBIAN)
+    return;
   double s = blk->x[0];
   if (flag == BSIM_FLAG_ZCROSS) {
     blk->g[0] = s;

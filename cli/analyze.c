@@ -118,7 +118,7 @@ static void print_partition(const bsim_analysis *an) {
            bsim_analysis_block_type(an, j));
   printf("  algebraic variables ya: %d\n", na);
   for (int j = nd; j < n; j++)
-    printf("    y[%d]  %s  (%s, torn loop signal)\n", j + 1,
+    printf("    y[%d]  %s  (%s, algebraic)\n", j + 1,
            bsim_analysis_unknown(an, j), bsim_analysis_block_type(an, j));
   printf("  derivatives yd': %d\n", nd);
   for (int j = 0; j < nd; j++)
@@ -126,16 +126,20 @@ static void print_partition(const bsim_analysis *an) {
   printf("  differential equations f: %d\n", nd);
   for (int i = 0; i < nd; i++)
     printf("    F[%d]  %s  (%s)\n", i + 1, bsim_analysis_equation(an, i),
-           bsim_analysis_block_type(an, i));
+           bsim_analysis_equation_type(an, i));
   printf("  algebraic equations g: %d\n", na);
   for (int i = nd; i < n; i++)
-    printf("    F[%d]  %s  (%s: w - h(w) = 0)\n", i + 1,
-           bsim_analysis_equation(an, i), bsim_analysis_block_type(an, i));
+    printf("    F[%d]  %s  (%s)\n", i + 1, bsim_analysis_equation(an, i),
+           bsim_analysis_equation_type(an, i));
 }
 
 static void print_checks(const bsim_analysis *an) {
   int nd, na, n = bsim_analysis_size(an, &nd, &na);
   const char *msg;
+  int index = bsim_analysis_index(an, &msg);
+  printf("\nstructural index: %d%s\n", index,
+         index == 2 ? " (reduced to 1 before integration)" : "");
+  if (msg[0]) print_indented(msg);
   int sr = bsim_analysis_structural_rank(an, &msg);
   printf("\nstructural check: %s (structural rank %d of %d, maximum matching "
          "over [dF/dyd' dF/dya])\n",
@@ -143,7 +147,9 @@ static void print_checks(const bsim_analysis *an) {
   print_indented(msg);
   double thr;
   int ar = bsim_analysis_algebraic_rank(an, &thr, &msg);
-  if (na == 0)
+  if (ar < 0)
+    printf("\nindex check: by the structure (structural index above)\n");
+  else if (na == 0)
     printf("\nindex check: index <= 1 (no algebraic unknowns)\n");
   else
     printf("\nindex check: %s (rank of dg/dya %d of %d; singular values "

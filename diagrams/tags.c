@@ -78,14 +78,14 @@ static int add_link(fl *f, rawlink **v, int *n, int *cap, rawlink l) {
 static int collect(fl *f, tagnode **out, int *count) {
   int n = 0;
   for (int i = 0; i < f->nnodes; i++)
-    n += f->nodes[i].role >= TAG_DATA;
+    n += f->nodes[i].role >= TAG_DATA && f->nodes[i].role <= TAG_VIS;
   *count = n;
   *out = calloc((size_t)(n ? n : 1), sizeof **out);
   if (!*out) return dg_fl_nomem(f);
   int k = 0;
   for (int i = 0; i < f->nnodes; i++) {
     const node *nd = &f->nodes[i];
-    if (nd->role < TAG_DATA) continue;
+    if (nd->role < TAG_DATA || nd->role > TAG_VIS) continue;
     tagnode *t = &(*out)[k++];
     int p = dg_param_find(nd->type, "tag");
     t->node = i;

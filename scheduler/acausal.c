@@ -26,12 +26,21 @@ static void *zalloc(size_t n, size_t size) {
   return calloc(n ? n : 1, size);
 }
 
-int bsim_plan_is_comp(const bsim_plan *p, int b) {
-  return p->blocks[b].conoff >= 0;
+int bsim_plan_con_var(const bsim_plan *p, int b, int c) {
+  const plan_block *pb = &p->blocks[b];
+  const bsim_model *m = &pb->fb->model;
+  for (int k = 0; k < m->ncon; k++) {
+    const bsim_domain *d = m->condom[k];
+    if (c < d->npot) return p->conpot[pb->conoff + k] + c;
+    c -= d->npot;
+    if (c < d->nflow) return p->conflow[pb->conoff + k] + c;
+    c -= d->nflow;
+  }
+  return -1;
 }
 
-static int nres_of(const bsim_model *m) {
-  return m->nres > 0 ? m->nres : m->nx;
+int bsim_plan_is_comp(const bsim_plan *p, int b) {
+  return p->blocks[b].conoff >= 0;
 }
 
 /* For a domain without flows each connection joins exactly two ports:
@@ -62,7 +71,7 @@ static int unbalanced(const bsim_plan *p, int rows, int unknowns,
   int eq = 0, st = 0, fl = 0, ac = 0, bal = 0;
   for (int c = 0; c < p->ncomp; c++) {
     const bsim_model *m = &f->blocks[p->comp_blocks[c]].model;
-    eq += nres_of(m);
+    eq += bsim_model_nres(m);
     st += m->nx;
     for (int k = 0; k < m->ncon; k++)
       fl += m->condom[k]->nflow;
@@ -138,7 +147,7 @@ int bsim_plan_acausal(bsim_plan *p, int *off, bsim_error *err) {
   int rows = start;
   for (c = 0; c < p->ncomp; c++) {
     p->blocks[p->comp_blocks[c]].roff = rows;
-    rows += nres_of(&f->blocks[p->comp_blocks[c]].model);
+    rows += bsim_model_nres(&f->blocks[p->comp_blocks[c]].model);
   }
   for (int n = 0; n < f->nnodes; n++) {
     int nf = f->nodes[n].dom->nflow;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "scheduler/analyze.h"
+#include "scheduler/index.h"
 #include "solvers/analysis.h"
 
 static void *zalloc(size_t n, size_t size) {
@@ -91,6 +92,9 @@ int bsim_an_eval(bsim_analysis *a, const double *y, const double *yp,
   const bsim_plan *p = a->p;
   bsim_run *x = a->x;
   memset(&x->errs, 0, sizeof x->errs);
+  /* a reduced system (index.c) is evaluated whole; inputs are not
+   * imposed on it (linearize refuses it) */
+  if (p->ix) return bsim_run_index_residual(x, a->t, y, yp, res);
   bsim_run_bind(x, a->t, y, yp, res, BSIM_PHASE_CONTINUOUS);
   for (int k = 0, ui = 0; k < a->nin; ui += a->in[k].n, k++) {
     const an_input *in = &a->in[k];
@@ -132,6 +136,7 @@ static int significant(double fp, double fm, double scale) {
  */
 int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
                    double *noise, double *outs) {
+  if (a->perm && (v == a->y || v == a->yp)) j = a->perm[j];
   double v0 = v[j], h = sqrt(DBL_EPSILON) * fmax(fabs(v0), 1.0);
   double vp = v0 + h, vm = v0 - h, hh = vp - vm;
   double *op = outs, *om = NULL; /* f+ outputs go to outs, f- to om */
@@ -151,11 +156,13 @@ int bsim_an_column(bsim_analysis *a, double *v, int j, double *col,
   }
   v[j] = v0;
   if (rc == BSIM_CB_OK) {
-    for (int i = 0; i < a->n; i++) {
+    for (int k = 0; k < a->n; k++) {
+      int i = a->rperm ? a->rperm[k] : k;
       double fp = a->r1[i], fm = a->r2[i];
-      col[i] = significant(fp, fm, a->scale) ? (fp - fm) / hh : 0.0;
+      double sc = a->rscale ? a->rscale[k] : a->scale;
+      col[k] = significant(fp, fm, sc) ? (fp - fm) / hh : 0.0;
       if (noise)
-        noise[i] = 64.0 * DBL_EPSILON * (fabs(fp) + fabs(fm) + a->scale) / hh;
+        noise[k] = 64.0 * DBL_EPSILON * (fabs(fp) + fabs(fm) + sc) / hh;
     }
     for (int k = 0; outs && k < a->no; k++)
       outs[k] =
@@ -295,8 +302,10 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
     return -1;
   }
   a->n = p->ny - p->dummy;
-  a->nd = p->nx;
-  a->na = p->nw;
+  a->nd = 0;
+  for (int i = 0; i < a->n; i++)
+    a->nd += p->id[i] != 0;
+  a->na = a->n - a->nd;
   a->s->stop_after_start = !(at > 0);
   a->s->final_y = a->y;
   a->s->final_yp = a->yp;
@@ -327,23 +336,84 @@ static int find_point(bsim_analysis *a, const bsim_diagram *d,
 /* Names                                                               */
 /* ------------------------------------------------------------------ */
 
+/* The acausal part's unknowns and rows (acausal.c, index.c). */
+static int name_acausal(bsim_analysis *a) {
+  const bsim_plan *p = a->p;
+  for (int c = 0; c < p->ncomp; c++) {
+    int b = p->comp_blocks[c];
+    const plan_block *pb = &p->blocks[b];
+    const bsim_model *m = &pb->fb->model;
+    int nres = m->nres > 0 ? m->nres : m->nx;
+    for (int i = 0; i < m->nx; i++) {
+      a->ublock[pb->xoff + i] = b;
+      if (!bsim_an_appendf(&a->uname[pb->xoff + i], "%s.x[%d]", pb->fb->path,
+                           i + 1))
+        return -1;
+    }
+    for (int r = 0; r < nres; r++) {
+      a->rblock[pb->roff + r] = b;
+      if (!bsim_an_appendf(&a->ename[pb->roff + r], "%s.res[%d]", pb->fb->path,
+                           r + 1))
+        return -1;
+    }
+    for (int k = 0; k < m->ncon; k++) {
+      const bsim_domain *d = m->condom[k];
+      int pot = p->conpot[pb->conoff + k], fl = p->conflow[pb->conoff + k];
+      for (int v = 0; v < d->npot; v++) {
+        int j = pot + v;
+        if (a->uname[j]) continue;
+        a->ublock[j] = b;
+        if (!bsim_an_appendf(&a->uname[j], "%s:%s.pot[%d]", pb->fb->path,
+                             m->conname[k], v + 1))
+          return -1;
+      }
+      int row = p->kcl_row[pb->fb->con_node[k]];
+      for (int v = 0; v < d->nflow; v++) {
+        a->ublock[fl + v] = b;
+        if (!bsim_an_appendf(&a->uname[fl + v], "%s:%s.flow[%d]", pb->fb->path,
+                             m->conname[k], v + 1))
+          return -1;
+        if (row < 0 || a->ename[row + v]) continue;
+        a->rblock[row + v] = b;
+        if (!bsim_an_appendf(&a->ename[row + v], "flow balance at %s:%s",
+                             pb->fb->path, m->conname[k]))
+          return -1;
+      }
+    }
+  }
+  const struct bsim_plan_index *ix = p->ix;
+  for (int k = 0; ix && k < ix->nd; k++) {
+    int j = ix->ny0 + k, r = ix->drow[k];
+    a->ublock[j] = a->ublock[ix->dcol[k]];
+    a->rblock[j] = a->rblock[r];
+    if (!bsim_an_appendf(&a->uname[j], "der(%s)",
+                         a->uname[ix->dcol[k]] ? a->uname[ix->dcol[k]] : "?") ||
+        !bsim_an_appendf(&a->ename[j], "d/dt %s",
+                         a->ename[r] ? a->ename[r] : "?"))
+      return -1;
+  }
+  return 0;
+}
+
 static int name_unknowns(bsim_analysis *a) {
   const bsim_plan *p = a->p;
   int n = a->n;
   a->uname = zalloc((size_t)n, sizeof(char *));
   a->ename = zalloc((size_t)n, sizeof(char *));
   a->ublock = zalloc((size_t)n, sizeof(int));
-  if (!a->uname || !a->ename || !a->ublock) return -1;
+  a->rblock = zalloc((size_t)n, sizeof(int));
+  if (!a->uname || !a->ename || !a->ublock || !a->rblock) return -1;
   for (int k = 0; k < p->nstate_blocks; k++) {
     const plan_block *pb = &p->blocks[p->state_blocks[k]];
     for (int i = 0; i < pb->fb->model.nx; i++) {
       int j = pb->xoff + i;
-      a->ublock[j] = p->state_blocks[k];
+      a->ublock[j] = a->rblock[j] = p->state_blocks[k];
       if (!bsim_an_appendf(&a->uname[j], "%s.x[%d]", pb->fb->path, i + 1) ||
           !bsim_an_appendf(&a->ename[j], "%s.f[%d]", pb->fb->path, i + 1))
         return -1;
     }
   }
+  if (name_acausal(a) != 0) return -1;
   for (int t = 0; t < p->ntorn; t++) {
     const rt_torn *tw = &p->torn[t];
     const char *path = p->blocks[tw->block].fb->path;
@@ -351,11 +421,98 @@ static int name_unknowns(bsim_analysis *a) {
       int j = tw->yoff + i;
       char idx[32] = "";
       if (tw->n > 1) snprintf(idx, sizeof idx, "[%d]", i + 1);
-      a->ublock[j] = tw->block;
+      a->ublock[j] = a->rblock[j] = tw->block;
       if (!bsim_an_appendf(&a->uname[j], "%s:%d%s", path, tw->port + 1, idx) ||
           !bsim_an_appendf(&a->ename[j], "%s:%d%s.g", path, tw->port + 1, idx))
         return -1;
     }
+  }
+  return 0;
+}
+
+static void permute_rows_cols(double *M, int n, const int *rp, const int *cp,
+                              double *tmp) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      tmp[(size_t)i * (size_t)n + (size_t)j] =
+          M[(size_t)rp[i] * (size_t)n + (size_t)cp[j]];
+  memcpy(M, tmp, sizeof(double) * (size_t)n * (size_t)n);
+}
+
+static void permute_names(char **v, const int *p, int n, char **tmp) {
+  for (int i = 0; i < n; i++)
+    tmp[i] = v[p[i]];
+  memcpy(v, tmp, sizeof(char *) * (size_t)n);
+}
+
+/* Differential unknowns first, and the equations that hold y' first,
+ * for the checks' partition [yd | ya] (acausal parts interleave them).
+ * Rows stay in place when their count does not match. */
+static int order_partition(bsim_analysis *a) {
+  int n = a->n, nd = 0;
+  a->perm = zalloc((size_t)n, sizeof(int));
+  a->rperm = zalloc((size_t)n, sizeof(int));
+  double *tmp = zalloc((size_t)n * (size_t)n, sizeof(double));
+  char **names = zalloc((size_t)n, sizeof(char *));
+  int *ub = zalloc((size_t)n, sizeof(int));
+  if (!a->perm || !a->rperm || !tmp || !names || !ub) {
+    free(tmp);
+    free(names);
+    free(ub);
+    return -1;
+  }
+  for (int pass = 0, k = 0; pass < 2; pass++)
+    for (int j = 0; j < n; j++)
+      if ((a->p->id[j] != 0) == !pass) a->perm[k++] = j;
+  for (int j = 0; j < n; j++)
+    nd += a->p->id[j] != 0;
+  int ndr = 0;
+  for (int i = 0; i < n; i++) {
+    int any = 0;
+    for (int j = 0; j < n && !any; j++)
+      any = a->Jp[(size_t)i * (size_t)n + (size_t)j] != 0;
+    a->rperm[i] = any; /* mark for now */
+    ndr += any;
+  }
+  if (ndr == nd) {
+    int k = 0, *mark = ub;
+    memcpy(mark, a->rperm, sizeof(int) * (size_t)n);
+    for (int pass = 0; pass < 2; pass++)
+      for (int i = 0; i < n; i++)
+        if (mark[i] == !pass) a->rperm[k++] = i;
+  } else {
+    for (int i = 0; i < n; i++)
+      a->rperm[i] = i;
+  }
+  double *mats[] = {a->J, a->Jp, a->Jn, a->Jpn};
+  for (int m = 0; m < 4; m++)
+    permute_rows_cols(mats[m], n, a->rperm, a->perm, tmp);
+  permute_names(a->uname, a->perm, n, names);
+  permute_names(a->ename, a->rperm, n, names);
+  for (int i = 0; i < n; i++)
+    ub[i] = a->ublock[a->perm[i]];
+  memcpy(a->ublock, ub, sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    ub[i] = a->rblock[a->rperm[i]];
+  memcpy(a->rblock, ub, sizeof(int) * (size_t)n);
+  free(tmp);
+  free(names);
+  free(ub);
+  return 0;
+}
+
+static int row_scales(bsim_analysis *a) {
+  int n = a->n;
+  a->rscale = zalloc((size_t)n, sizeof(double));
+  if (!a->rscale) return -1;
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int k = 0; k < n; k++) {
+      int j = a->perm[k];
+      s += fabs(a->J[(size_t)i * (size_t)n + (size_t)k]) * fabs(a->y[j]) +
+           fabs(a->Jp[(size_t)i * (size_t)n + (size_t)k]) * fabs(a->yp[j]);
+    }
+    a->rscale[i] = s + DBL_MIN;
   }
   return 0;
 }
@@ -376,7 +533,15 @@ bsim_analysis *bsim_analysis_create(const bsim_diagram *d,
   a->Jn = zalloc(nn, sizeof(double));
   a->Jpn = zalloc(nn, sizeof(double));
   if (!a->J || !a->Jp || !a->Jn || !a->Jpn || name_unknowns(a) != 0) goto nomem;
+  /* a first pass judged only by each row's own values gives the rows'
+   * scales; the second pass judges rounding with them */
+  double global = a->scale;
+  a->scale = 0;
   int rc = bsim_an_jacobians(a, a->J, a->Jp, a->Jn, a->Jpn);
+  a->scale = global;
+  if (rc == BSIM_CB_OK && (order_partition(a) != 0 || row_scales(a) != 0))
+    goto nomem;
+  if (rc == BSIM_CB_OK) rc = bsim_an_jacobians(a, a->J, a->Jp, a->Jn, a->Jpn);
   if (rc != BSIM_CB_OK) {
     bsim_error_set(err, BSIM_ERR_SIM,
                    "the residual cannot be evaluated near the point t = %g: "
@@ -417,6 +582,10 @@ void bsim_analysis_free(bsim_analysis *a) {
   free(a->uname);
   free(a->ename);
   free(a->ublock);
+  free(a->rblock);
+  free(a->perm);
+  free(a->rperm);
+  free(a->rscale);
   free(a->ere);
   free(a->eim);
   free(a->ared);

@@ -31,7 +31,17 @@ struct bsim_analysis {
   double *J, *Jp;   /* dF/dy, dF/dy': n x n */
   double *Jn, *Jpn; /* rounding bound of each entry of J, Jp */
   char **uname, **ename;
-  int *ublock; /* block of unknown / equation j */
+  int *ublock; /* block of unknown j */
+  int *rblock; /* block of equation i */
+  /* The analysis orders unknowns differential first (y index perm[k])
+   * and equations likewise, those with y' first (row rperm[k]); the
+   * identity for diagrams whose layout already is (x, then w).
+   * bsim_an_column takes and gives the analysis order. */
+  int *perm, *rperm;
+  /* Per equation (analysis order): the size of its terms, sum |dF_i/dv|
+   * |v| over y and y', so that rounding is judged row by row (a circuit
+   * mixes amperes, volts and volts per nanosecond); NULL = a->scale. */
+  double *rscale;
 
   int srank;
   char *smsg;

@@ -102,7 +102,7 @@ int bsim_an_structural(bsim_analysis *a) {
     bsim_an_appendf(&a->smsg,
                     "equation '%s' (block '%s', %s) is left "
                     "unmatched: ",
-                    a->ename[i], a->p->blocks[a->ublock[i]].fb->path,
+                    a->ename[i], a->p->blocks[a->rblock[i]].fb->path,
                     type_of(a, (int)i));
     int any = 0;
     for (size_t j = 0; j < n; j++)
@@ -113,7 +113,7 @@ int bsim_an_structural(bsim_analysis *a) {
                     any ? ", which other equations "
                           "already determine"
                         : "no unknown enters it");
-    if (i >= (size_t)a->nd) append_loop(a, &a->smsg, a->ublock[i]);
+    if (i >= (size_t)a->nd) append_loop(a, &a->smsg, a->rblock[i]);
     bsim_an_appendf(&a->smsg, "\n");
   }
   for (size_t j = 0; j < n; j++)
@@ -182,7 +182,33 @@ static double floor_of(const double *noise, int n, int r0, int c0, int rows,
  * entries' noise bounds, about 1e-6 relative), since a singular value the
  * differences cannot resolve cannot be called nonzero.
  */
+static void equilibrate(double *G, double *N, int n) {
+  size_t s = (size_t)n;
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < n; k++) {
+      double m = 0;
+      for (int l = 0; l < n; l++)
+        m = fmax(m, fabs(pass ? G[(size_t)l * s + (size_t)k]
+                              : G[(size_t)k * s + (size_t)l]));
+      if (m == 0) continue;
+      for (int l = 0; l < n; l++) {
+        size_t q = pass ? (size_t)l * s + (size_t)k : (size_t)k * s + (size_t)l;
+        G[q] /= m;
+        N[q] /= m;
+      }
+    }
+}
+
+/* With acausal components the rows do not split into f and g (a
+ * component's residuals mix both) and the compile-time structural
+ * analysis (index.c) decides the index; the numerical rank test, whose
+ * noise bounds mix amperes with volts per nanosecond, is not made
+ * (arank = -1). */
 int bsim_an_index(bsim_analysis *a) {
+  if (a->p->ncomp > 0) {
+    a->arank = -1;
+    return bsim_an_appendf(&a->imsg, "%s", "") ? 0 : -1;
+  }
   int n = a->n, nd = a->nd, na = a->na;
   size_t sa = (size_t)na;
   double *G = zalloc(sa * sa, sizeof(double)),
@@ -196,7 +222,18 @@ int bsim_an_index(bsim_analysis *a) {
     for (int j = 0; j < na; j++)
       G[(size_t)i * sa + (size_t)j] =
           a->J[(size_t)(nd + i) * (size_t)n + (size_t)(nd + j)];
-  double fl = floor_of(a->Jn, n, nd, nd, na, na);
+  /* rows and columns equilibrated (rank does not change; a circuit's
+   * amperes and pascals no longer hide each other), the noise bounds
+   * scaled alike */
+  double *N = zalloc(sa * sa, sizeof(double));
+  if (!N) goto done;
+  for (int i = 0; i < na; i++)
+    for (int j = 0; j < na; j++)
+      N[(size_t)i * sa + (size_t)j] =
+          a->Jn[(size_t)(nd + i) * (size_t)n + (size_t)(nd + j)];
+  equilibrate(G, N, na);
+  double fl = floor_of(N, na, 0, 0, na, na);
+  free(N);
   a->arank = bsim_svd_rank(na, na, G, rank_rel, fl, sig, V);
   if (a->arank < 0) goto done;
   a->athr = na ? fmax(rank_rel * sig[0], fl) : 0.0;
@@ -242,6 +279,9 @@ done:
  * g does not involve yd'). */
 int bsim_an_reduce(bsim_analysis *a) {
   int n = a->n, nd = a->nd;
+  /* a system reduced from index 2 (index.c): its rows mix derivatives
+   * in ways this elimination does not take apart; no eigenvalues */
+  if (a->p->ix) return 0;
   size_t sn = (size_t)n;
   double *M = zalloc(sn * sn, sizeof(double)),
          *Mn = zalloc(sn * sn, sizeof(double));
@@ -259,8 +299,19 @@ int bsim_an_reduce(bsim_analysis *a) {
       Mn[i * sn + j] = (d ? a->Jpn : a->Jn)[i * sn + j];
       if (j < (size_t)nd) X[i * (size_t)nd + j] = a->J[i * sn + j];
     }
-  int r =
-      bsim_svd_rank(n, n, M, rank_rel, floor_of(Mn, n, 0, 0, n, n), sig, NULL);
+  int r;
+  if (a->p->ncomp > 0) {
+    /* rank of an equilibrated copy, relative threshold (see above) */
+    double *E = zalloc(sn * sn, sizeof(double));
+    if (!E) goto done;
+    memcpy(E, M, sizeof(double) * sn * sn);
+    equilibrate(E, Mn, n);
+    r = bsim_svd_rank(n, n, E, rank_rel, 0, sig, NULL);
+    free(E);
+  } else {
+    r = bsim_svd_rank(n, n, M, rank_rel, floor_of(Mn, n, 0, 0, n, n), sig,
+                      NULL);
+  }
   if (r < 0) goto done;
   rc = 0;
   if (r < n || bsim_dense_solve(n, M, nd, X, X) != 0) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scheduler/index.h"
 #include "scheduler/plan.h"
 
 typedef struct graph {
@@ -410,6 +411,18 @@ static int index_lists(bsim_plan *p) {
   return 0;
 }
 
+/* After an index reduction the blocks' analytic Jacobian no longer
+ * describes the system (index.c has its own, over a dense pattern);
+ * each unknown is a group of its own for preconditioning. */
+static int reduced_system(bsim_plan *p) {
+  bsim_plan_jacobian_free(p); /* also the groups */
+  p->groups = xcalloc((size_t)p->ny, sizeof(int));
+  if (!p->groups) return -1;
+  for (int i = 0; i < p->ny; i++)
+    p->groups[i] = i;
+  return 0;
+}
+
 bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
   bsim_plan *p = calloc(1, sizeof *p);
   char *torn = NULL;
@@ -460,6 +473,9 @@ bsim_plan *bsim_plan_create(const bsim_flat *flat, bsim_error *err) {
       bsim_plan_carry_prepare(p) != 0 || bsim_plan_sparsity(p) != 0 ||
       bsim_plan_jacobian_prepare(p) != 0)
     goto nomem;
+  if ((rc = bsim_plan_index(p, err)) == -2) goto fail;
+  if (rc != 0) goto nomem;
+  if (p->ix && reduced_system(p) != 0) goto nomem;
   graph_free(&g);
   free(torn);
   return p;
@@ -477,6 +493,7 @@ void bsim_plan_free(bsim_plan *p) {
   bsim_plan_jacobian_free(p);
   bsim_plan_acausal_free(p);
   bsim_plan_carry_free(p);
+  bsim_plan_index_free(p);
   for (int i = 0; p->blocks && i < p->nblocks; i++)
     free(p->blocks[i].probe_off);
   free(p->torn);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scheduler/index.h"
 #include "scheduler/plan.h"
 #include "solvers/engine.h"
 
@@ -123,8 +124,16 @@ static int tail(bsim_run *x, const double *yp, double *res, int lean);
 int bsim_run_residual(double t, const double *y, const double *yp, double *res,
                       void *user) {
   bsim_run *x = user;
+  if (x->plan->ix) return bsim_run_index_residual(x, t, y, yp, res);
   if (x->kern && x->plan->ntorn == 0 && x->plan->ncomp == 0)
     return bsim_run_kernel_residual(x, t, y, yp, res);
+  return bsim_run_base_residual(x, t, y, yp, res);
+}
+
+/* The blocks' residual (before any index reduction), without the kernel
+ * when the plan has components or torn signals. */
+int bsim_run_base_residual(bsim_run *x, double t, const double *y,
+                           const double *yp, double *res) {
   x->errs.recoverable = 0;
   x->roots_streak = 0;
   bsim_run_bind_integrating(x, t, y, yp, res);

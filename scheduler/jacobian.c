@@ -96,6 +96,35 @@ static const bsim_model *model_of(const bsim_plan *p, int b) {
   return &p->blocks[b].fb->model;
 }
 
+/* Acausal components (acausal.c) have the implicit layout of flag 10:
+ * rows = residuals then outputs, columns = x, x', connector variables,
+ * inputs. */
+static int is_comp(const bsim_plan *p, int b) {
+  return p->blocks[b].conoff >= 0;
+}
+
+/* Rows and columns of block b's flag-10 matrix. */
+static size_t jac_rows(const bsim_plan *p, int b, int nyb) {
+  const bsim_model *m = model_of(p, b);
+  return (size_t)((is_comp(p, b) ? bsim_model_nres(m) : m->nx) + nyb);
+}
+
+static size_t jac_cols(const bsim_plan *p, int b) {
+  const bsim_model *m = model_of(p, b);
+  return (size_t)((is_comp(p, b) ? 2 * m->nx + bsim_model_ncv(m) : m->nx) +
+                  nin_elems(m));
+}
+
+/* The y index of column c < the inputs' first of block b's matrix; -1
+ * for a derivative column (x'), which the chain rule leaves out. */
+static int direct_col(const bsim_plan *p, int b, int c) {
+  const plan_block *pb = &p->blocks[b];
+  const bsim_model *m = &pb->fb->model;
+  if (c < m->nx) return pb->xoff + c;
+  if (c < 2 * m->nx) return -1;
+  return bsim_plan_con_var(p, b, c - 2 * m->nx);
+}
+
 int bsim_run_jacobian_alloc(bsim_run *x) {
   const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *PJ = p->jac;
@@ -127,13 +156,13 @@ void bsim_run_jacobian_free(bsim_run *x) {
 
 /* Can the block give flag 10? Its run-time type (model.sim may pick
  * another function than the interface's) decides, unless the instance
- * opted out; implicit blocks write residuals, which flag 10 does not
- * describe. */
+ * opted out; implicit blocks other than acausal components (type-4
+ * implicit blocks) do not describe their residuals that way. */
 static int supports(const plan_block *pb) {
   const bsim_model *m = &pb->fb->model;
   const bsim_block_type *t = pb->fb->run_type;
   return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
-         !(m->implicit && (m->nx > 0 || m->ncon > 0));
+         !(m->implicit && m->nx > 0 && m->ncon == 0);
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -179,10 +208,13 @@ static int build_set(const bsim_plan *p, collector *cl, int b, int rows,
                      int **out, int *len, size_t *total) {
   const plan_block *pb = &p->blocks[b];
   const bsim_model *m = &pb->fb->model;
-  int n = 0;
-  for (int s = 0; s < m->nx; s++) {
-    cl->pos[pb->xoff + s] = 1;
-    cl->scratch[n++] = pb->xoff + s;
+  int n = 0, comp = is_comp(p, b);
+  int ndirect = comp ? 2 * m->nx + bsim_model_ncv(m) : m->nx;
+  for (int c = 0; c < ndirect; c++) {
+    int j = comp ? direct_col(p, b, c) : pb->xoff + c;
+    if (j < 0 || cl->pos[j] >= 0) continue;
+    cl->pos[j] = 1;
+    cl->scratch[n++] = j;
   }
   for (int k = 0; k < m->nin; k++)
     if (rows || m->dep_u[k]) collect_input(p, cl, b, k, &n);
@@ -190,7 +222,8 @@ static int build_set(const bsim_plan *p, collector *cl, int b, int rows,
     cl->pos[cl->scratch[i]] = -1;
   qsort(cl->scratch, (size_t)n, sizeof(int), cmp_int);
   *len = n;
-  *total += (size_t)n * (size_t)(rows ? m->nx : nout_elems(m));
+  *total += (size_t)n * (size_t)(rows ? (comp ? bsim_model_nres(m) : m->nx)
+                                      : nout_elems(m));
   if (*total > jac_cap) return 1;
   *out = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!*out) return -1;
@@ -238,12 +271,13 @@ static int build_sets(bsim_plan *p) {
     jb->doff = J->nd;
     J->nd += (size_t)jb->nyb * (size_t)jb->ncols;
   }
-  for (int k = 0; rc == 0 && k < p->nstate_blocks; k++) {
-    int b = p->state_blocks[k];
+  for (int k = 0; rc == 0 && k < p->nstate_blocks + p->ncomp; k++) {
+    int b = k < p->nstate_blocks ? p->state_blocks[k]
+                                 : p->comp_blocks[k - p->nstate_blocks];
     jblock *jb = &J->jb[b];
     rc = build_set(p, &cl, b, 1, &jb->rcols, &jb->nrcols, &total);
     jb->dxoff = J->nd;
-    J->nd += (size_t)model_of(p, b)->nx * (size_t)jb->nrcols;
+    J->nd += jac_rows(p, b, 0) * (size_t)jb->nrcols;
   }
   free(cl.pos);
   free(cl.scratch);
@@ -257,6 +291,8 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
     if (!supports(&p->blocks[p->active_order[k]])) return 0;
   for (int k = 0; k < p->nstate_blocks; k++)
     if (!supports(&p->blocks[p->state_blocks[k]])) return 0;
+  for (int k = 0; k < p->ncomp; k++)
+    if (!supports(&p->blocks[p->comp_blocks[k]])) return 0;
 
   struct bsim_plan_jac *J = calloc(1, sizeof *J);
   if (!J) return -1;
@@ -268,13 +304,13 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
     J->jb[p->active_order[k]].on = J->jb[p->active_order[k]].hasd = 1;
   for (int k = 0; k < p->nstate_blocks; k++)
     J->jb[p->state_blocks[k]].on = 1;
+  for (int k = 0; k < p->ncomp; k++)
+    J->jb[p->comp_blocks[k]].on = 1;
   for (int b = 0; b < nb; b++)
     if (J->jb[b].on) {
-      const bsim_model *m = model_of(p, b);
-      J->jb[b].nyb = nout_elems(m);
+      J->jb[b].nyb = nout_elems(model_of(p, b));
       J->jb[b].jacoff = J->njacbuf;
-      J->njacbuf +=
-          (size_t)(m->nx + J->jb[b].nyb) * (size_t)(m->nx + nin_elems(m));
+      J->njacbuf += jac_rows(p, b, J->jb[b].nyb) * jac_cols(p, b);
     }
   int rc = build_sets(p);
   if (rc > 0) goto too_big;
@@ -329,18 +365,21 @@ static void chain_rows(bsim_run *x, int b, int r0, int nr, int all_in,
   const struct bsim_plan_jac *J = p->jac;
   const bsim_model *m = model_of(p, b);
   int *pos = x->jac->pos;
-  int nx = m->nx, nrow = nx + J->jb[b].nyb, xoff = p->blocks[b].xoff;
+  int comp = is_comp(p, b);
+  int ndirect = comp ? 2 * m->nx + bsim_model_ncv(m) : m->nx;
+  int nrow = (int)jac_rows(p, b, J->jb[b].nyb), xoff = p->blocks[b].xoff;
   const double *jac = x->blocks[b].b.jac;
   for (int c = 0; c < ncols; c++)
     pos[cols[c]] = c;
   memset(out, 0, sizeof(double) * (size_t)nr * (size_t)ncols);
   for (int r = 0; r < nr; r++) {
     double *row = out + (size_t)r * (size_t)ncols;
-    for (int c = 0; c < nx; c++) {
-      double a = jac[(r0 + r) + nrow * c];
-      if (a != 0) row[pos[xoff + c]] += a;
+    for (int c = 0; c < ndirect; c++) {
+      double a = jac[(r0 + r) + (size_t)nrow * (size_t)c];
+      int j = comp ? direct_col(p, b, c) : xoff + c;
+      if (a != 0 && j >= 0) row[pos[j]] += a;
     }
-    int uoff = nx;
+    int uoff = ndirect;
     for (int k = 0; k < m->nin; k++) {
       int nk = insize(m, k);
       if (all_in || m->dep_u[k])
@@ -382,6 +421,46 @@ static int outside_pattern(bsim_run *x, int i, int j) {
   return BSIM_CB_FATAL;
 }
 
+/* The acausal part's rows: each component's residuals (its own x' terms
+ * times cj), then each node's flow balances (a sum: ones). */
+static int acausal_rows(bsim_run *x, double cj, double *values) {
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_jac *J = p->jac;
+  for (int k = 0; k < p->ncomp; k++) {
+    int b = p->comp_blocks[k];
+    const jblock *jb = &J->jb[b];
+    const bsim_model *m = model_of(p, b);
+    int nres = bsim_model_nres(m), roff = p->blocks[b].roff,
+        xoff = p->blocks[b].xoff;
+    int nrow = (int)jac_rows(p, b, jb->nyb);
+    double *dx = x->jac->d + jb->dxoff;
+    const double *jac = x->blocks[b].b.jac;
+    chain_rows(x, b, 0, nres, 1, jb->rcols, jb->nrcols, dx);
+    for (int r = 0; r < nres; r++) {
+      int i = roff + r;
+      for (int c = 0; c < jb->nrcols; c++)
+        if (put(p, values, i, jb->rcols[c],
+                dx[(size_t)r * (size_t)jb->nrcols + (size_t)c]) != 0)
+          return outside_pattern(x, i, jb->rcols[c]);
+      for (int s = 0; s < m->nx; s++) {
+        double a = jac[r + (size_t)nrow * (size_t)(m->nx + s)];
+        if (a != 0 && put(p, values, i, xoff + s, cj * a) != 0)
+          return outside_pattern(x, i, xoff + s);
+      }
+    }
+  }
+  const bsim_flat *f = p->flat;
+  for (int n = 0; n < f->nnodes; n++) {
+    if (p->kcl_row[n] < 0) continue;
+    for (int j = 0; j < f->nodes[n].dom->nflow; j++)
+      for (int q = p->kcl_start[n]; q < p->kcl_start[n + 1]; q++) {
+        int i = p->kcl_row[n] + j, c = p->kcl_var[q] + j;
+        if (put(p, values, i, c, 1.0) != 0) return outside_pattern(x, i, c);
+      }
+  }
+  return BSIM_CB_OK;
+}
+
 int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
                       double *values, void *user) {
   bsim_run *x = user;
@@ -395,16 +474,16 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   if (rc != BSIM_CB_OK) return rc;
   for (int b = 0; b < p->nblocks; b++) {
     if (!J->jb[b].on) continue;
-    const bsim_model *m = model_of(p, b);
-    size_t sz = (size_t)(m->nx + J->jb[b].nyb) * (size_t)(m->nx + nin_elems(m));
+    size_t sz = jac_rows(p, b, J->jb[b].nyb) * jac_cols(p, b);
     memset(x->blocks[b].b.jac, 0, sizeof(double) * sz);
     if ((rc = bsim_run_call(x, b, BSIM_FLAG_JACOBIAN)) != BSIM_CB_OK) return rc;
   }
   for (int k = 0; k < p->nactive; k++) {
     int b = p->active_order[k];
     const jblock *jb = &J->jb[b];
-    chain_rows(x, b, model_of(p, b)->nx, jb->nyb, 0, jb->cols, jb->ncols,
-               d + jb->doff);
+    const bsim_model *m = model_of(p, b);
+    chain_rows(x, b, is_comp(p, b) ? bsim_model_nres(m) : m->nx, jb->nyb, 0,
+               jb->cols, jb->ncols, d + jb->doff);
   }
   memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
   for (int k = 0; k < p->nstate_blocks; k++) {
@@ -441,5 +520,5 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   }
   if (p->dummy && put(p, values, 0, 0, cj) != 0)
     return outside_pattern(x, 0, 0);
-  return BSIM_CB_OK;
+  return acausal_rows(x, cj, values);
 }

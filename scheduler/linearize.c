@@ -271,6 +271,14 @@ int bsim_analysis_linearize(bsim_analysis *a, const char *const *inputs,
                             int ninputs, const char *const *outputs,
                             int noutputs, bsim_error *err) {
   bsim_an_free_linear(a);
+  if (a->p->ix) {
+    bsim_error_set(err, BSIM_ERR_INPUT,
+                   "linearize: the system is of index 2 and blocksim "
+                   "reduced it (`blocksim analyze` says how); A, B, C, D "
+                   "of a reduced system are not available (hint: put a "
+                   "resistor where the note says states are fixed)");
+    return -1;
+  }
   int rc = resolve(a, inputs, ninputs, outputs, noutputs, err);
   if (rc == 0) rc = bsim_an_evlist(a) == 0 ? compute(a, err) : -2;
   if (rc == -2) bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
@@ -294,6 +302,11 @@ const char *bsim_analysis_note(const bsim_analysis *a) {
   return a->note;
 }
 
+int bsim_analysis_index(const bsim_analysis *a, const char **note) {
+  if (note) *note = a->p->index_note ? a->p->index_note : "";
+  return a->p->index;
+}
+
 int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na) {
   if (nd) *nd = a->nd;
   if (na) *na = a->na;
@@ -308,6 +321,10 @@ const char *bsim_analysis_equation(const bsim_analysis *a, int i) {
 }
 const char *bsim_analysis_block_type(const bsim_analysis *a, int j) {
   return j >= 0 && j < a->n ? a->p->blocks[a->ublock[j]].fb->type->name : NULL;
+}
+
+const char *bsim_analysis_equation_type(const bsim_analysis *a, int i) {
+  return i >= 0 && i < a->n ? a->p->blocks[a->rblock[i]].fb->type->name : NULL;
 }
 const double *bsim_analysis_jacobian(const bsim_analysis *a, int wrt_yp) {
   return wrt_yp ? a->Jp : a->J;

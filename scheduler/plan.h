@@ -152,6 +152,15 @@ typedef struct bsim_plan {
   /* The analytic Jacobian's bookkeeping, NULL when some block evaluated
    * during integration lacks flag 10 or there is no pattern (jacobian.c). */
   struct bsim_plan_jac *jac;
+
+  /* The structural index (index.c): 0 (ODE), 1, or 2 when reduced: then
+   * ix describes the reduction (y and F extended beyond the blocks'
+   * unknowns and rows, no pattern, no analytic Jacobian) and index_note
+   * says what was differentiated. */
+  int index;
+  struct bsim_plan_index *ix;
+  char *index_note;
+  char *error_test; /* ny entries or NULL: bsim_problem.error_test */
 } bsim_plan;
 
 /* The view and memory of one block in one run. */
@@ -191,6 +200,8 @@ typedef struct bsim_run {
   /* the residual as a flat list, linear blocks inline (kernel.c); NULL
    * before the run starts */
   struct bsim_run_kernel *kern;
+  double *ixbuf; /* index reduction's scratch: 5 x the unreduced size */
+  double tscale; /* the run's span (time step of differentiated rows) */
 } bsim_run;
 
 /* Forget the messages blocks printed (services.c). */
@@ -251,6 +262,22 @@ void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
                            double *res);
 /* The flow balance rows of every node from y. */
 void bsim_run_flow_balances(const bsim_plan *p, const double *y, double *res);
+/* Residuals an implicit block writes (its model's nres, else one per
+ * state), and the variables of its connectors (docs/acausal.md). */
+static inline int bsim_model_nres(const bsim_model *m) {
+  return m->nres > 0 ? m->nres : m->nx;
+}
+static inline int bsim_model_ncv(const bsim_model *m) {
+  int n = 0;
+  for (int k = 0; k < m->ncon; k++)
+    n += m->condom[k]->npot + m->condom[k]->nflow;
+  return n;
+}
+
+/* The y index of variable c (from 0: connector 1's across then through
+ * variables, then connector 2's, ...) of component b; -1 past them. */
+int bsim_plan_con_var(const bsim_plan *p, int b, int c);
+
 /* Is block b an acausal component? */
 int bsim_plan_is_comp(const bsim_plan *p, int b);
 
@@ -299,6 +326,9 @@ int bsim_run_call(bsim_run *x, int blk, int flag);
 int bsim_run_outputs(bsim_run *x, int all);
 int bsim_run_residual(double t, const double *y, const double *yp, double *res,
                       void *user);
+/* The blocks' residual alone (the system before any index reduction). */
+int bsim_run_base_residual(bsim_run *x, double t, const double *y,
+                           const double *yp, double *res);
 /* The part of the residual after the outputs: flag 0 on state blocks, then
  * F_x = x' - f and F_w = w - h. For callers that evaluate the outputs
  * themselves (analysis perturbs some of them). */

@@ -77,6 +77,10 @@ static int cold_restart(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
   for (int it = 0;; it++) {
     if (chatter_guard(r, err) != 0 || guess_yp(r, err) != 0) return -1;
+    if (bsim_run_consistent(r) != 0) {
+      bsim_error_set(err, BSIM_ERR_NOMEM, "out of memory");
+      return -1;
+    }
     if (r->eng) {
       if (et->reinit(r->eng, r->t, r->y, r->yp) != 0) {
         bsim_error_set(err, BSIM_ERR_SIM, "at t=%.17g: %s", r->t,
@@ -232,6 +236,15 @@ static int start(run_state *r, bsim_error *err) {
   }
   int changed;
   if (p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
+  if (p->na > 0) {
+    /* The acausal unknowns have no value before IDACalcIC: blocks
+     * activated at the start (a scope's first sample) must see the
+     * consistent ones, as in Scilab, so the first restart comes first. */
+    if (cold_restart(r, err) != 0 || bsim_run_settle(r, err) != 0) return -1;
+    bsim_run_snapshot(r);
+    if (bsim_run_serve_events(r, 0, err) < 0) return -1;
+    return after_discrete(r, err);
+  }
   if (bsim_run_serve_events(r, 0, err) < 0) return -1;
   if (r->s->auto_solver) {
     r->s->engine =
@@ -360,6 +373,7 @@ static void finish_stats(run_state *r, double wall) {
       {"cold-restarts", (double)r->cold_restarts},
       {"downgrades", (double)r->downgrades},
       {"carried", (double)r->carries},
+      {"dae-index", (double)r->p->index},
       {"wall-seconds", wall},
   };
   s->nstats = 0;
@@ -409,6 +423,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   r.p = s->plan;
   r.run = s->run;
   r.t = s->t0;
+  s->run->tscale = fabs(s->tf - s->t0) > 0 ? fabs(s->tf - s->t0) : 1.0;
   r.t_event = -INFINITY;
   r.last_restart_t = r.last_event_t = NAN; /* none yet */
   r.max_events = s->max_events > 0 ? s->max_events : default_max_events;

@@ -65,9 +65,12 @@ typedef struct run_state {
   long events, roots, hot_continues, cold_restarts, downgrades, carries;
 } run_state;
 
-/* algderiv.c: after IDACalcIC, y' of the algebraic unknowns from the
- * derivative of the residual along the solution (dense, small systems
- * only; others keep IDA's guess). 0, or -1 out of memory. */
+/* consistent.c (dense, small systems only; others are left to IDA):
+ * before IDACalcIC, Newton's method on the algebraic unknowns and the
+ * derivatives of the differential ones, updating r->y, r->yp when it
+ * converges; after it, y' of the algebraic unknowns from the derivative
+ * of the residual along the solution. 0, or -1 out of memory. */
+int bsim_run_consistent(run_state *r);
 int bsim_run_algebraic_slopes(run_state *r);
 
 /* activate.c */

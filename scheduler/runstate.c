@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scheduler/index.h"
 #include "scheduler/plan.h"
 
 /* Bump allocation over one block: a first pass with base NULL only adds up
@@ -41,6 +42,7 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
   x->w = take(a, (size_t)p->nw, sizeof(double));
   x->gbuf = take(a, (size_t)p->ng, sizeof(double));
   x->jroot = take(a, (size_t)p->ng, sizeof(int));
+  x->ixbuf = p->ix ? take(a, (size_t)p->ix->ny0 * 5, sizeof(double)) : NULL;
   for (int i = 0; i < p->nblocks; i++) {
     const bsim_model *s = &p->blocks[i].fb->model; /* structure */
     const bsim_model *m = data_model(p, models, i);

@@ -3,6 +3,7 @@
  * caller's options, sample times, observed columns, results and statistics.
  */
 #include "scheduler/sim.h"
+#include "scheduler/index.h"
 
 #include <float.h>
 #include <math.h>
@@ -299,7 +300,10 @@ void bsim_sim_problem(const bsim_sim *s, bsim_problem *prob) {
   prob->pattern_colptr = p->pat_colptr;
   prob->pattern_rowidx = p->pat_rowidx;
   prob->groups = p->groups;
-  prob->jacobian = p->jac ? bsim_run_jacobian : NULL;
+  prob->error_test = p->error_test;
+  prob->jacobian = p->ix    ? bsim_run_index_jacobian
+                   : p->jac ? bsim_run_jacobian
+                            : NULL;
 }
 
 /* Create the engine for this problem with these parameters and free it:
@@ -518,7 +522,9 @@ const double *bsim_result_data(const bsim_sim *s) {
 }
 
 const char *bsim_sim_note_at(const bsim_sim *s, size_t i) {
-  return s && i < (size_t)s->flat->nnotes ? s->flat->notes[i] : NULL;
+  if (!s) return NULL;
+  if (i < (size_t)s->flat->nnotes) return s->flat->notes[i];
+  return i == (size_t)s->flat->nnotes ? s->plan->index_note : NULL;
 }
 
 const char *bsim_sim_solver(const bsim_sim *s) {

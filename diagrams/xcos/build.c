@@ -143,14 +143,6 @@ static int mask_statements(xc_ctx *c, const xc_block *b, char **script) {
   return 0;
 }
 
-static int implicit_error(xc_ctx *c, const xc_block *b, const char *path) {
-  bsim_error_set(c->err, BSIM_ERR_INPUT,
-                 "%s:%d: block '%s' (%s) has implicit (acausal) ports: "
-                 "Modelica and electrical blocks are not supported yet",
-                 c->file, b->line, path, b->gui);
-  return -1;
-}
-
 /* A masked superblock: csuper with ipar = 1 (DSUPER). Xcos re-evaluates
  * its contents only through its mask's parameters; without any, never. */
 static int frozen_mask(const xc_block *b) {
@@ -163,20 +155,21 @@ static int frozen_mask(const xc_block *b) {
 static int copy_link_numbers(xc_ctx *c, const xc_block *xb, dg_block *out) {
   int n = 0;
   for (int p = 0; p < xb->nports; p++)
-    if (xb->ports[p].kind == XP_OUT && xc_port_number(xb, p) > n)
-      n = xc_port_number(xb, p);
+    if (xb->ports[p].kind == XP_OUT && xc_data_port_number(xb, p) > n)
+      n = xc_data_port_number(xb, p);
   if (n == 0) return 0;
   if (!(out->xcos_links = calloc((size_t)n, sizeof *out->xcos_links)))
     return xc_nomem(c);
   out->nxcos_links = n;
   for (int p = 0; p < xb->nports; p++)
     if (xb->ports[p].kind == XP_OUT)
-      out->xcos_links[xc_port_number(xb, p) - 1] = xb->linknum[p];
+      out->xcos_links[xc_data_port_number(xb, p) - 1] = xb->linknum[p];
   return 0;
 }
 
 static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
-                       const char *prefix, int frozen, dg_block *out) {
+                       const char *prefix, int frozen, int conrank,
+                       dg_block *out) {
   char *path = join(prefix, name);
   if (!path || !(out->id = strdup(name))) {
     free(path);
@@ -188,9 +181,13 @@ static int build_block(xc_ctx *c, const xc_block *xb, const char *name,
     return xc_nomem(c);
   }
   int rc = 0;
-  for (int i = 0; i < xb->nports && rc == 0; i++)
-    if (xb->ports[i].kind >= XP_IMPIN) rc = implicit_error(c, xb, path);
-  if (rc == 0 && xb->child) {
+  if (conrank > 0) {
+    /* a superblock connector port: its connector number, ranked */
+    char num[32];
+    snprintf(num, sizeof num, "%d", conrank);
+    rc = (out->type = strdup(xb->port_role)) ? 0 : xc_nomem(c);
+    if (rc == 0) rc = xc_add_param(c, out, "port", num, xb->line);
+  } else if (xb->child) {
     out->sub = xc_build_level(c, xb->child, path, frozen || frozen_mask(xb));
     if (!out->sub) rc = -1;
     if (rc == 0 && !(out->sub->name = strdup(name))) rc = xc_nomem(c);
@@ -224,11 +221,37 @@ static int add_link(xc_ctx *c, dg_diagram *d, dg_link_kind kind,
   return 0;
 }
 
+/* An implicit wire: a <connect> between the two connectors. */
+static int add_connect(xc_ctx *c, const xc_level *l, char **names,
+                       const xc_wire *w, dg_diagram *d) {
+  char a[256], b[256];
+  if (xc_con_ref(c, &l->blocks[w->from_block], w->from_port, a, sizeof a) ||
+      xc_con_ref(c, &l->blocks[w->to_block], w->to_port, b, sizeof b))
+    return -1;
+  if (add_link(c, d, DG_LINK_CONNECT, names[w->from_block], 0,
+               names[w->to_block], 0, w->line))
+    return -1;
+  dg_link *dl = &d->links[d->nlinks - 1];
+  if (a[0] >= '0' && a[0] <= '9')
+    dl->from.port = atoi(a);
+  else if (!(dl->from.con = strdup(a)))
+    return xc_nomem(c);
+  if (b[0] >= '0' && b[0] <= '9')
+    dl->to.port = atoi(b);
+  else if (!(dl->to.con = strdup(b)))
+    return xc_nomem(c);
+  return 0;
+}
+
 static int build_links(xc_ctx *c, const xc_level *l, char **names,
                        const xc_wire *w, int nw, dg_diagram *d) {
   for (int i = 0; i < nw; i++) {
     const xc_block *from = &l->blocks[w[i].from_block];
     const xc_block *to = &l->blocks[w[i].to_block];
+    if (w[i].kind == 2) {
+      if (add_connect(c, l, names, &w[i], d)) return -1;
+      continue;
+    }
     int fk = from->ports[w[i].from_port].kind;
     int tk = to->ports[w[i].to_port].kind;
     int ev = fk == XP_EVOUT;
@@ -242,8 +265,9 @@ static int build_links(xc_ctx *c, const xc_level *l, char **names,
       return -1;
     }
     if (add_link(c, d, ev ? DG_LINK_ACTIVATION : DG_LINK_DATA,
-                 names[w[i].from_block], xc_port_number(from, w[i].from_port),
-                 names[w[i].to_block], xc_port_number(to, w[i].to_port),
+                 names[w[i].from_block],
+                 xc_data_port_number(from, w[i].from_port),
+                 names[w[i].to_block], xc_data_port_number(to, w[i].to_port),
                  w[i].line))
       return -1;
   }
@@ -266,7 +290,7 @@ static int zero_inputs(xc_ctx *c, const xc_level *l, char **names,
       if (fed) continue;
       char id[600];
       snprintf(id, sizeof id, "%s_unconnected_%d", names[b],
-               xc_port_number(xb, p));
+               xc_data_port_number(xb, p));
       for (int i = 0; i < d->nblocks; i++)
         if (strcmp(d->blocks[i].id, id) == 0) strcat(id, "_");
       dg_block *g = realloc(d->blocks, (size_t)(d->nblocks + 1) * sizeof *g);
@@ -278,8 +302,8 @@ static int zero_inputs(xc_ctx *c, const xc_level *l, char **names,
         return free(z->id), xc_nomem(c);
       z->line = xb->line;
       d->nblocks++;
-      if (add_link(c, d, DG_LINK_DATA, id, 1, names[b], xc_port_number(xb, p),
-                   xb->line))
+      if (add_link(c, d, DG_LINK_DATA, id, 1, names[b],
+                   xc_data_port_number(xb, p), xb->line))
         return -1;
     }
   }
@@ -308,13 +332,12 @@ dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
   }
   for (int i = 0; i < l->nblocks && rc == 0; i++) {
     const xc_block *b = &l->blocks[i];
-    if (b->kind == XB_SPLIT) {
-      for (int p = 0; p < b->nports && rc == 0; p++)
-        if (b->ports[p].kind >= XP_IMPIN) rc = implicit_error(c, b, b->gui);
-      continue;
-    }
-    if (!alive[i]) continue;
-    rc = build_block(c, b, names[i], path, frozen, &d->blocks[d->nblocks++]);
+    if (b->kind == XB_SPLIT || !alive[i]) continue;
+    int conrank = b->port_role && strstr(b->port_role, "IMPL_f")
+                      ? xc_conport_rank(l, i)
+                      : 0;
+    rc = build_block(c, b, names[i], path, frozen, conrank,
+                     &d->blocks[d->nblocks++]);
   }
   if (rc == 0) rc = build_links(c, l, names, w, nw, d);
   if (rc == 0) rc = zero_inputs(c, l, names, alive, w, nw, d);

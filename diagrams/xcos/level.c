@@ -62,8 +62,9 @@ static void block_free(xc_block *b) {
   free(b->sim);
   free(b->label);
   free(b->port_role);
-  sciv *vals[] = {b->exprs,  b->rpar,    b->ipar,    b->opar,  b->state,
-                  b->dstate, b->odstate, b->nzcross, b->nmode, b->firing};
+  sciv *vals[] = {b->exprs, b->rpar,   b->ipar,     b->opar,
+                  b->state, b->dstate, b->odstate,  b->nzcross,
+                  b->nmode, b->firing, b->equations};
   for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
     sciv_free(vals[i]);
   for (int i = 0; i < b->nports; i++)

@@ -66,6 +66,7 @@ static int resolve_nets(xc_ctx *c, const xc_level *l, wires *w) {
     parent[i] = i;
   for (int i = 0; i < l->nlinks && rc == 0; i++) {
     const xc_link *k = &l->links[i];
+    if (k->kind == 2) continue; /* implicit.c */
     int s0 = l->blocks[k->from_block].kind == XB_SPLIT;
     int s1 = l->blocks[k->to_block].kind == XB_SPLIT;
     if (s0 && s1) {
@@ -124,6 +125,10 @@ static int resolve_nets(xc_ctx *c, const xc_level *l, wires *w) {
   return rc;
 }
 
+static int push_any(xc_ctx *c, void *w, xc_wire x) {
+  return push(c, w, x);
+}
+
 static int needs_all_inputs(const xc_block *b) {
   return b->kind != XB_SPLIT && strcmp(b->gui, "SUM_f") != 0 &&
          strcmp(b->gui, "SOM_f") != 0;
@@ -172,7 +177,7 @@ int xc_resolve_links(xc_ctx *c, const xc_level *l, const char *path,
   wires w = {0};
   for (int i = 0; i < l->nblocks; i++)
     alive[i] = 1;
-  if (resolve_nets(c, l, &w) ||
+  if (resolve_nets(c, l, &w) || xc_implicit_nets(c, l, push_any, &w) ||
       ignore_unconnected(c, l, &w, alive, path, notes)) {
     free(w.v);
     return -1;

@@ -23,8 +23,8 @@ static int set_type(xc_ctx *c, dg_block *out, const char *name) {
   return 0;
 }
 
-static int add_param(xc_ctx *c, dg_block *out, const char *name,
-                     const char *text, int line) {
+int xc_add_param(xc_ctx *c, dg_block *out, const char *name, const char *text,
+                 int line) {
   dg_param *g =
       realloc(out->params, (size_t)(out->nparams + 1) * sizeof *out->params);
   if (!g) return xc_nomem(c);
@@ -44,14 +44,6 @@ static int add_param(xc_ctx *c, dg_block *out, const char *name,
 
 static int port_block(xc_ctx *c, const xc_block *xb, const char *path,
                       dg_block *out) {
-  if (strcmp(xb->port_role, "INIMPL_f") == 0 ||
-      strcmp(xb->port_role, "OUTIMPL_f") == 0) {
-    bsim_error_set(c->err, BSIM_ERR_INPUT,
-                   "%s:%d: block '%s' (%s) is an implicit superblock port: "
-                   "Modelica and electrical blocks are not supported yet",
-                   c->file, xb->line, path, xb->gui);
-    return -1;
-  }
   double port = sciv_num(xb->ipar, 0, -1);
   const char *text = sciv_str(xb->exprs, 0);
   char buf[32];
@@ -60,7 +52,7 @@ static int port_block(xc_ctx *c, const xc_block *xb, const char *path,
     text = buf;
   }
   if (set_type(c, out, xb->port_role)) return -1;
-  return text ? add_param(c, out, "port", text, xb->line) : 0;
+  return text ? xc_add_param(c, out, "port", text, xb->line) : 0;
 }
 
 /* Length of the mapping text up to the first of `stops` outside
@@ -161,7 +153,7 @@ static int apply_entry(xc_ctx *c, const xc_block *xb, const char *path,
   if (!value) return xc_nomem(c);
   snprintf(value, fl0 + 3, numeric ? "[%s]" : "%s", text);
   if (!paren) {
-    int rc = add_param(c, out, e, value, xb->line);
+    int rc = xc_add_param(c, out, e, value, xb->line);
     free(value);
     return rc;
   }
@@ -184,7 +176,7 @@ static int apply_entry(xc_ctx *c, const xc_block *xb, const char *path,
     }
   }
   *w = '\0';
-  int rc = add_param(c, out, e, expr, xb->line);
+  int rc = xc_add_param(c, out, e, expr, xb->line);
   free(expr);
   free(value);
   return rc;
@@ -273,7 +265,7 @@ static int from_list(xc_ctx *c, const xc_block *xb, const char *path,
     if (text) {
       char pname[64], *value = joined_lines(text);
       snprintf(pname, sizeof pname, "%.*s", (int)(nl < 63 ? nl : 63), name);
-      rc = value ? add_param(c, out, pname, value, xb->line) : xc_nomem(c);
+      rc = value ? xc_add_param(c, out, pname, value, xb->line) : xc_nomem(c);
       free(value);
     }
     name += nl + (name[nl] ? 1 : 0);
@@ -420,11 +412,11 @@ static int c_block(xc_ctx *c, const xc_block *xb, const char *path,
     strcat(code, "\n");
   }
   int rc = stored_model(c, xb, path, t, 1, out);
-  if (rc == 0) rc = add_param(c, out, "function", xb->sim, xb->line);
-  if (rc == 0) rc = add_param(c, out, "code", code, xb->line);
+  if (rc == 0) rc = xc_add_param(c, out, "function", xb->sim, xb->line);
+  if (rc == 0) rc = xc_add_param(c, out, "code", code, xb->line);
   if (rc == 0)
-    rc = add_param(c, out, "implicit", out->stored->implicit ? "y" : "n",
-                   xb->line);
+    rc = xc_add_param(c, out, "implicit", out->stored->implicit ? "y" : "n",
+                      xb->line);
   free(code);
   return rc;
 }

@@ -102,11 +102,12 @@ static int read_block(xc_ctx *c, xc_level *l, const sciv *o, const char *where,
   const sciv *dep = sciv_field(m, "dep_ut");
   b->dep_u = sciv_num(dep, 0, 0) != 0;
   b->dep_t = sciv_num(dep, 1, 0) != 0;
-  const char *names[] = {"rpar",    "ipar",    "opar",  "state", "dstate",
-                         "odstate", "nzcross", "nmode", "firing"};
-  sciv **slots[] = {&b->rpar,    &b->ipar,    &b->opar,  &b->state, &b->dstate,
-                    &b->odstate, &b->nzcross, &b->nmode, &b->firing};
-  for (int k = 0; k < 9; k++)
+  const char *names[] = {"rpar",    "ipar",    "opar",  "state",  "dstate",
+                         "odstate", "nzcross", "nmode", "firing", "equations"};
+  sciv **slots[] = {&b->rpar,   &b->ipar,     &b->opar,    &b->state,
+                    &b->dstate, &b->odstate,  &b->nzcross, &b->nmode,
+                    &b->firing, &b->equations};
+  for (int k = 0; k < 10; k++)
     if (sciv_field(m, names[k]) && !(*slots[k] = dup_field(m, names[k])))
       return xc_nomem(c);
   if (sciv_field(g, "exprs") && !(b->exprs = dup_field(g, "exprs")))

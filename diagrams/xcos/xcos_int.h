@@ -50,6 +50,8 @@ typedef struct xc_block {
                       "INIMPL_f", "OUTIMPL_f" by element; else NULL */
   sciv *exprs, *rpar, *ipar, *opar, *state, *dstate, *odstate;
   sciv *nzcross, *nmode, *firing; /* firing: scs_m only */
+  sciv *equations; /* Modelica blocks: modelica(model, inputs, outputs,
+                      parameters), NULL for others */
   int dep_u, dep_t;
   xc_port *ports;
   int nports;
@@ -99,7 +101,7 @@ int xc_note(xc_ctx *c, const char *fmt, ...)
 
 /* A link as it runs: from a block output to a block input, splits gone. */
 typedef struct xc_wire {
-  int kind; /* 0 data, 1 event */
+  int kind; /* 0 data, 1 event, 2 implicit (from / to: the two ends) */
   int from_block, from_port, to_block, to_port;
   int line;
 } xc_wire;
@@ -120,6 +122,28 @@ int xc_port_number(const xc_block *b, int p);
  * buffers of the diagram whose top level is `top`. 0, or -1 (out of
  * memory). */
 int xc_number_links(xc_ctx *c, xc_level *top);
+
+/* params.c: append a parameter (name = text) to a block. 0, or -1 out of
+ * memory. */
+int xc_add_param(xc_ctx *c, dg_block *out, const char *name, const char *text,
+                 int line);
+
+/* implicit.c: implicit ports and links (acausal components). */
+int xc_has_implicit(const xc_block *b);
+/* The native number of data port p: its ordering, or for a block with
+ * implicit ports, its rank among the explicit ports of its kind. */
+int xc_data_port_number(const xc_block *b, int p);
+/* The superblock connector number that connector port block bi of l
+ * (INIMPL_f, OUTIMPL_f) stands for. */
+int xc_conport_rank(const xc_level *l, int bi);
+/* The native connector reference of implicit port p of b (a Modelica
+ * name, or a superblock's connector number) into buf. 0, or -1 with the
+ * error set. */
+int xc_con_ref(xc_ctx *c, const xc_block *b, int p, char *buf, size_t len);
+/* The level's implicit links grouped into nets through splits; each net
+ * gives push() wires of kind 2 from its first port to every other. */
+int xc_implicit_nets(xc_ctx *c, const xc_level *l,
+                     int (*push)(xc_ctx *c, void *w, xc_wire x), void *w);
 
 /* javaser_sci.c: decode dictionary.ser into a list; NULL with msg set. */
 sciv *xc_dictionary_decode(const unsigned char *buf, size_t len, char *msg,

@@ -210,15 +210,16 @@ static int block_children(walk *w, xmlNodePtr n, xc_block *b) {
   static const char *const fields[] = {
       "exprs", "realParameters", "integerParameters", "objectsParameters",
       "state", "dState",         "oDState",           "nbZerosCrossing",
-      "nmode"};
+      "nmode", "equations"};
   for (xmlNodePtr ch = n->children; ch; ch = ch->next) {
     if (ch->type != XML_ELEMENT_NODE) continue;
     char *as = xc_attr(ch, "as");
     if (!as) continue;
-    sciv **slots[] = {&b->exprs,  &b->rpar,    &b->ipar,    &b->opar, &b->state,
-                      &b->dstate, &b->odstate, &b->nzcross, &b->nmode};
+    sciv **slots[] = {&b->exprs, &b->rpar,     &b->ipar,    &b->opar,
+                      &b->state, &b->dstate,   &b->odstate, &b->nzcross,
+                      &b->nmode, &b->equations};
     int rc = 0;
-    for (int k = 0; k < 9 && rc == 0; k++) {
+    for (int k = 0; k < 10 && rc == 0; k++) {
       if (strcmp(as, fields[k]) != 0) continue;
       sciv_free(*slots[k]);
       *slots[k] = xc_value(w->c, ch, 0);

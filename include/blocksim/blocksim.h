@@ -368,15 +368,26 @@ BSIM_API double bsim_analysis_time(const bsim_analysis *a);
 BSIM_API const char *
 bsim_analysis_note(const bsim_analysis *a); /* "" when consistent */
 
+/* The structural index (0 an ODE, 1, or 2 when blocksim reduced it, see
+ * docs/acausal.md) and, when reduced, what was differentiated (else ""):
+ * the analysis then covers the reduced system. */
+BSIM_API int bsim_analysis_index(const bsim_analysis *a, const char **note);
+
 /* Unknowns y = [yd; ya] (nd differential, na algebraic), equations
  * F = [f; g] in the same order. Returns nd + na. */
 BSIM_API int bsim_analysis_size(const bsim_analysis *a, int *nd, int *na);
 /* "PATH.x[k]" (state k of a block) or "PATH:PORT" / "PATH:PORT[k]" (a
- * torn loop signal); equations "PATH.f[k]" and "PATH:PORT.g". */
+ * torn loop signal); equations "PATH.f[k]" and "PATH:PORT.g". Acausal
+ * parts: "PATH:CONNECTOR.pot[k]" / ".flow[k]" (a connection set's across
+ * variable, named after one of its connectors; a connector's through
+ * variable), "der(...)" (a dummy derivative); equations "PATH.res[k]",
+ * "flow balance at PATH:CONNECTOR" and "d/dt PATH.res[k]". */
 BSIM_API const char *bsim_analysis_unknown(const bsim_analysis *a, int j);
 BSIM_API const char *bsim_analysis_equation(const bsim_analysis *a, int i);
-/* Interface name of the block unknown / equation j comes from. */
+/* Interface name of the block unknown j comes from; of the block
+ * equation i comes from. */
 BSIM_API const char *bsim_analysis_block_type(const bsim_analysis *a, int j);
+BSIM_API const char *bsim_analysis_equation_type(const bsim_analysis *a, int i);
 /* dF/dy (wrt_yp = 0) or dF/dy' (wrt_yp = 1): n x n, row-major. */
 BSIM_API const double *bsim_analysis_jacobian(const bsim_analysis *a,
                                               int wrt_yp);
@@ -387,7 +398,9 @@ BSIM_API const double *bsim_analysis_jacobian(const bsim_analysis *a,
 BSIM_API int bsim_analysis_structural_rank(const bsim_analysis *a,
                                            const char **message);
 /* Numerical rank of dg/dya (na when the index is at most 1), the
- * threshold used, and a message naming the blocks when it is lower. */
+ * threshold used, and a message naming the blocks when it is lower; -1
+ * when the diagram has acausal components, whose index the structural
+ * analysis decides (bsim_analysis_index). */
 BSIM_API int bsim_analysis_algebraic_rank(const bsim_analysis *a,
                                           double *threshold,
                                           const char **message);

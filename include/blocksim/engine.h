@@ -54,6 +54,12 @@ typedef struct bsim_problem {
    * BSIM_CB_*. Engines use it instead of finite differences. */
   int (*jacobian)(double t, const double *y, const double *yp, double cj,
                   double *values, void *user);
+  /* Optional (NULL = all): n entries, 0 for an unknown left out of the
+   * local error test because it is derived from the others (the dummy
+   * derivatives of an index reduction: the exact derivative of a stiff
+   * component is not smooth on the step's scale, and would hold the step
+   * to it), 1 otherwise. */
+  const char *error_test;
 } bsim_problem;
 
 /* Engine settings common to all engines; engine-specific ones come as

@@ -335,29 +335,6 @@ static const sink_case cases[] = {
 
 #define NCASES (sizeof cases / sizeof cases[0])
 
-/* A whole file, gunzipped when it is gzip (gzread passes other files
- * through): the .xcos.gz is the demo's .xcos, byte for byte. */
-static char *read_file(const char *path, size_t *len) {
-  gzFile f = gzopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  int got;
-  while (buf && (got = gzread(f, buf + n, (unsigned)(cap - n))) > 0) {
-    n += (size_t)got;
-    if (n == cap) {
-      char *g = realloc(buf, cap *= 2);
-      if (!g) {
-        free(buf);
-        buf = NULL;
-      }
-      buf = g;
-    }
-  }
-  gzclose(f);
-  *len = n;
-  return buf;
-}
 
 /* Run the diagram in text (len bytes), to tf when > 0 and with set's
  * tolerances when set is non-NULL; with native non-NULL, also convert it to
@@ -393,7 +370,7 @@ static bsim_sim *run(const char *path, const char *name, double tf,
                      const run_set *set, char **native, size_t *nlen,
                      bsim_error *err) {
   size_t len = 0;
-  char *text = read_file(path, &len);
+  char *text = ref_read_file(path, &len);
   if (!text) {
     bsim_error_set(err, BSIM_ERR_INPUT, "%s: cannot read", path);
     return NULL;

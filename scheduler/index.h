@@ -1,0 +1,39 @@
+/*
+ * Index analysis and index-2 reduction of a compiled plan (index.c).
+ * Private to the scheduler.
+ */
+#ifndef BSIM_INDEX_H
+#define BSIM_INDEX_H
+
+#include "scheduler/plan.h"
+
+/* The reduction: rows drow[k] of the original F are differentiated into
+ * row ny0 + k; unknown ny0 + k is the dummy derivative of unknown
+ * dcol[k] (slot_of[dcol[k]] = ny0 + k, -1 for others); vd lists the
+ * unknowns the differentiated rows read. */
+struct bsim_plan_index {
+  int ny0, nd;
+  int *drow, *dcol, *slot_of;
+  int *vd, nvd;
+  char *state0; /* ny0: differential before the reduction */
+};
+
+/* At the end of bsim_plan_create: p->index, and for index 2 the
+ * reduction (p->ix, p->ny and p->id extended, p->index_note). 0; -1 out
+ * of memory; -2 with err set (higher index or structurally singular). */
+int bsim_plan_index(bsim_plan *p, bsim_error *err);
+void bsim_plan_index_free(bsim_plan *p);
+
+/* F of the reduced system (engine callback shape, run x). */
+int bsim_run_index_residual(bsim_run *x, double t, const double *y,
+                            const double *yp, double *res);
+/* Its Jacobian J = dF/dy + cj dF/dy' over the dense pattern the plan
+ * then has (engine callback: user is the run), from finite differences
+ * of the blocks' residual: a differentiated row G = dF_i/dt depends on
+ * the derivatives it reads through dF_i/dy (exact here), and on y
+ * through second derivatives, which are left out (a Newton matrix need
+ * not be exact). */
+int bsim_run_index_jacobian(double t, const double *y, const double *yp,
+                            double cj, double *values, void *user);
+
+#endif

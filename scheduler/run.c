@@ -194,6 +194,16 @@ static int push_firings(run_state *r, bsim_error *err) {
   return 0;
 }
 
+/* Solver "auto" picks its engine once the start's events are served. */
+static int choose_engine(run_state *r, bsim_error *err) {
+  if (!r->s->auto_solver) return 0;
+  r->s->engine =
+      bsim_run_auto_engine(r, r->s->solver_why, sizeof r->s->solver_why);
+  if (r->s->engine) return 0;
+  bsim_error_set(err, BSIM_ERR_INPUT, "solver 'auto': no engine");
+  return -1;
+}
+
 static int start(run_state *r, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
@@ -240,20 +250,15 @@ static int start(run_state *r, bsim_error *err) {
     /* The acausal unknowns have no value before IDACalcIC: blocks
      * activated at the start (a scope's first sample) must see the
      * consistent ones, as in Scilab, so the first restart comes first. */
-    if (cold_restart(r, err) != 0 || bsim_run_settle(r, err) != 0) return -1;
+    if (choose_engine(r, err) != 0 || cold_restart(r, err) != 0 ||
+        bsim_run_settle(r, err) != 0)
+      return -1;
     bsim_run_snapshot(r);
     if (bsim_run_serve_events(r, 0, err) < 0) return -1;
-    return after_discrete(r, err);
+    return after_discrete(r, 0, err);
   }
-  if (bsim_run_serve_events(r, 0, err) < 0) return -1;
-  if (r->s->auto_solver) {
-    r->s->engine =
-        bsim_run_auto_engine(r, r->s->solver_why, sizeof r->s->solver_why);
-    if (!r->s->engine) {
-      bsim_error_set(err, BSIM_ERR_INPUT, "solver 'auto': no engine");
-      return -1;
-    }
-  }
+  if (bsim_run_serve_events(r, 0, err) < 0 || choose_engine(r, err) != 0)
+    return -1;
   return cold_restart(r, err);
 }
 

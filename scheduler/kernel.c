@@ -178,6 +178,7 @@ static int add_rows(bsim_run *x, kprog *g, int b, const double *J, int r0,
 static int agrees(kprog *g, int r0, int t0, const double *want,
                   const double *y) {
   rebase(g, y);
+  if (r0 == g->nrows) return 1; /* no terms: g->terms may be NULL */
   const kterm *t = g->terms + t0;
   for (int r = r0; r < g->nrows; r++) {
     const krow *row = &g->rows[r];
@@ -357,6 +358,7 @@ static inline void outputs_pass(kprog *g, const double *y) {
       sg->call->fn(&sg->call->b, BSIM_FLAG_OUTPUTS);
       continue;
     }
+    if (sg->r0 == sg->r1) continue; /* no terms: g->terms may be NULL */
     const kterm *t = g->terms + sg->t0;
     for (int r = sg->r0; r < sg->r1; r++)
       *g->rows[r].out = row_value(&g->rows[r], &t);
@@ -375,6 +377,7 @@ static inline void tail_pass(const struct bsim_run_kernel *k, kprog *g,
   for (int e = 0; e < k->nexpl; e++)
     for (int i = k->expl[2 * e]; i < k->expl[2 * e + 1]; i++)
       res[i] = yp[i] - res[i];
+  if (g->nout_rows == g->nrows) return; /* no terms: g->terms may be NULL */
   const kterm *t = g->terms + g->dt0;
   for (int r = g->nout_rows; r < g->nrows; r++) {
     const krow *row = &g->rows[r];

@@ -31,6 +31,7 @@ typedef struct lean_ctx {
   /* accumulators keyed by state index and by output-buffer element */
   double *acc_y, *acc_o;
   int *seen_y, *seen_o, *list_y, *list_o;
+  char *need_o; /* per output-buffer element: F reads it (mark_needed) */
   int nlist_y, nlist_o;
   const double **other; /* terms on other signals (torn copies) */
   double *other_c;
@@ -139,51 +140,80 @@ static int compose(lean_ctx *c, int r, const kterm *t) {
   return 0;
 }
 
-/* Marks the rows writing the elements [p, p + n) as needed. */
-static void need_span(const lean_ctx *c, char *need, const double *p, int n) {
+/* Marks the output-buffer elements [p, p + n) as read (need_o). */
+static void need_span(const lean_ctx *c, char *need_o, const double *p, int n) {
   for (int e = 0; e < n; e++) {
-    int o = out_index(c, p + e), q = o >= 0 ? c->row_of[o] : -1;
-    if (q >= 0) need[q] = 1;
+    int o = out_index(c, p + e);
+    if (o >= 0) need_o[o] = 1;
   }
 }
 
-/* Rows whose outputs the residual must still store: read by a block it
- * calls, closing a loop, or read by a needed or derivative row that could
- * not be composed past them. */
+static void need_inputs(const lean_ctx *c, char *need_o, const rt_block *rb) {
+  for (int i = 0; i < rb->b.nin; i++)
+    need_span(c, need_o, rb->b.inptr[i],
+              rb->b.insz[i] * rb->b.insz[rb->b.nin + i]);
+}
+
+/* Marks what row r reads, composed if it was. */
+static void need_terms(const lean_ctx *c, char *need_o, int r,
+                       const kterm *own) {
+  int composed = c->len[r] >= 0;
+  const kterm *u = composed ? c->pool + c->start[r] : own;
+  int n = composed ? c->len[r] : c->full->rows[r].n;
+  for (int j = 0; j < n; j++)
+    if (u[j].i < 0) need_span(c, need_o, u[j].p, 1);
+}
+
+/* What F needs, walking back from its readers: the state blocks' flag 0,
+ * the acausal blocks, the torn signals and the derivative rows read
+ * outputs; a row is kept when its output is read, a called block when one
+ * of its outputs is (or it is a state or acausal block itself), and what
+ * those read is needed in turn. Blocks whose outputs F never reads are
+ * not called while integrating, as Xcos's compiler leaves them out of the
+ * continuous-time evaluation list (a sine feeding only a sampled
+ * controller). Writers come before readers in compiled order (torn
+ * signals aside, which are roots here), so one backward pass suffices. */
 static void mark_needed(lean_ctx *c, struct bsim_run_kernel *k, char *need,
-                        const kterm *const *first) {
+                        char *keep, const kterm *const *first) {
   const bsim_plan *p = c->x->plan;
   const kprog *g = c->full;
-  for (int s = 0; s < g->nseg; s++) {
-    const rt_block *rb = g->seg[s].call;
-    for (int i = 0; rb && i < rb->b.nin; i++)
-      need_span(c, need, rb->b.inptr[i],
-                rb->b.insz[i] * rb->b.insz[rb->b.nin + i]);
-  }
-  for (int s = 0; s < k->nfn_states; s++) {
-    const rt_block *rb = k->fn_states[s];
-    for (int i = 0; i < rb->b.nin; i++)
-      need_span(c, need, rb->b.inptr[i],
-                rb->b.insz[i] * rb->b.insz[rb->b.nin + i]);
-  }
-  for (int s = 0; s < p->ncomp; s++) {
-    const rt_block *rb = &c->x->blocks[p->comp_blocks[s]];
-    for (int i = 0; i < rb->b.nin; i++)
-      need_span(c, need, rb->b.inptr[i],
-                rb->b.insz[i] * rb->b.insz[rb->b.nin + i]);
-  }
+  size_t no = p->noutbuf ? p->noutbuf : 1;
+  char *need_o = c->need_o;
+  memset(need_o, 0, no);
+  for (int s = 0; s < k->nfn_states; s++)
+    need_inputs(c, need_o, k->fn_states[s]);
+  for (int s = 0; s < p->ncomp; s++)
+    need_inputs(c, need_o, &c->x->blocks[p->comp_blocks[s]]);
   for (int t = 0; t < p->ntorn; t++) {
     const rt_torn *tw = &p->torn[t];
-    need_span(c, need, c->x->blocks[tw->block].b.outptr[tw->port], tw->n);
+    need_span(c, need_o, c->x->blocks[tw->block].b.outptr[tw->port], tw->n);
   }
-  /* composed rows read only uncomposed ones: walk back from the end */
-  for (int r = g->nrows - 1; r >= 0; r--) {
-    if (r < g->nout_rows && !need[r]) continue;
-    int composed = c->len[r] >= 0;
-    const kterm *u = composed ? c->pool + c->start[r] : first[r];
-    int n = composed ? c->len[r] : g->rows[r].n;
-    for (int j = 0; j < n; j++)
-      if (u[j].i < 0) need_span(c, need, u[j].p, 1);
+  for (int r = g->nout_rows; r < g->nrows; r++)
+    need_terms(c, need_o, r, first[r]);
+  for (int s = g->nseg - 1; s >= 0; s--) {
+    const kseg *sg = &g->seg[s];
+    const rt_block *rb = sg->call;
+    if (!rb) {
+      for (int r = sg->r1 - 1; r >= sg->r0; r--) {
+        int o = out_index(c, g->rows[r].out);
+        if (o < 0 || !need_o[o]) continue;
+        need[r] = 1;
+        need_terms(c, need_o, r, first[r]);
+      }
+      continue;
+    }
+    int b = (int)(rb - c->x->blocks);
+    int used = bsim_plan_is_comp(p, b);
+    for (int i = 0; !used && i < k->nfn_states; i++)
+      used = k->fn_states[i] == rb;
+    for (int q = 0; !used && q < rb->b.nout; q++) {
+      int o = out_index(c, rb->b.outptr[q]);
+      int n = rb->b.outsz[q] * rb->b.outsz[rb->b.nout + q];
+      for (int e = 0; o >= 0 && e < n && !used; e++)
+        used = need_o[o + e];
+    }
+    keep[s] = (char)used;
+    if (used) need_inputs(c, need_o, rb);
   }
 }
 
@@ -205,19 +235,20 @@ static int build(lean_ctx *c, struct bsim_run_kernel *k) {
   const kterm *t = g->terms;
   const kterm **first = calloc((size_t)g->nrows + 1, sizeof(kterm *));
   char *need = calloc((size_t)g->nrows + 1, 1);
-  int rc = first && need ? 0 : -1;
+  char *keep = calloc((size_t)g->nseg + 1, 1);
+  int rc = first && need && keep ? 0 : -1;
   for (int r = 0; rc == 0 && r < g->nrows; r++) {
     first[r] = t;
     if (compose(c, r, t) != 0) rc = -1;
     t += g->rows[r].n;
   }
-  if (rc == 0) mark_needed(c, k, need, first);
+  if (rc == 0) mark_needed(c, k, need, keep, first);
   for (int s = 0; rc == 0 && s < g->nseg; s++) {
     const kseg *sg = &g->seg[s];
     int r0 = out->nrows, t0 = out->nterms;
     for (int r = sg->r0; rc == 0 && !sg->call && r < sg->r1; r++)
       if (need[r]) rc = emit(c, out, r, first[r]);
-    if (rc == 0 && (sg->call || out->nrows > r0) &&
+    if (rc == 0 && (sg->call ? keep[s] : out->nrows > r0) &&
         bsim_kprog_add_seg(out, sg->call, r0, out->nrows, t0) != 0)
       rc = -1;
   }
@@ -227,6 +258,7 @@ static int build(lean_ctx *c, struct bsim_run_kernel *k) {
     rc = emit(c, out, r, first[r]);
   free(first);
   free(need);
+  free(keep);
   return rc;
 }
 
@@ -246,9 +278,10 @@ int bsim_kernel_lean(bsim_run *x, struct bsim_run_kernel *k) {
   c.seen_o = calloc(no, sizeof(int));
   c.list_y = calloc(ny, sizeof(int));
   c.list_o = calloc(no, sizeof(int));
+  c.need_o = calloc(no, 1);
   int rc = -1;
   if (c.row_of && c.start && c.len && c.acc_y && c.acc_o && c.seen_y &&
-      c.seen_o && c.list_y && c.list_o) {
+      c.seen_o && c.list_y && c.list_o && c.need_o) {
     for (size_t i = 0; i < no; i++)
       c.row_of[i] = -1;
     for (int r = 0; r < k->full.nout_rows; r++)
@@ -265,6 +298,7 @@ int bsim_kernel_lean(bsim_run *x, struct bsim_run_kernel *k) {
   free(c.seen_o);
   free(c.list_y);
   free(c.list_o);
+  free(c.need_o);
   free(c.other);
   free(c.other_c);
   return rc;

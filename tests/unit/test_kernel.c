@@ -6,7 +6,9 @@
  * (1e-13 relative: the rows sum the same products in another order). One
  * diagram with a torn loop, matrices, MUX/DEMUX and nonlinear blocks
  * (solvers/jac_nonlinear.xml: lean program plus the generic tail), one
- * without loops (hybrid/sampled_loop.xml: the one-function residual).
+ * without loops (hybrid/sampled_loop.xml: the one-function residual). In
+ * the latter the sine reaches the plant only through the sampled PI and
+ * the hold: the full program calls it, the residual's must not.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,7 +47,16 @@ static int eval(bsim_run *x, int flat, double t, const double *y,
   return rc;
 }
 
-static void check_diagram(const char *file, int want_torn) {
+/* Blocks the program evaluates through their function. */
+static int calls(const kprog *g) {
+  int n = 0;
+  for (int s = 0; s < g->nseg; s++)
+    n += g->seg[s].call != NULL;
+  return n;
+}
+
+/* lean_calls: the calls the residual's program must make (-1: any). */
+static void check_diagram(const char *file, int want_torn, int lean_calls) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", BSIM_TEST_DATA, file);
   bsim_error err;
@@ -71,6 +82,10 @@ static void check_diagram(const char *file, int want_torn) {
     CHECK(x->kern->lean.nterms <= x->kern->full.nterms + 4 * p->ny,
           "%s: lean program has %d terms, full %d", file, x->kern->lean.nterms,
           x->kern->full.nterms);
+    CHECK(lean_calls < 0 || (calls(&x->kern->lean) == lean_calls &&
+                             calls(&x->kern->full) > lean_calls),
+          "%s: the residual calls %d blocks (want %d), the full program %d",
+          file, calls(&x->kern->lean), lean_calls, calls(&x->kern->full));
   }
   int n = p->ny;
   size_t no = p->noutbuf;
@@ -109,8 +124,8 @@ static void check_diagram(const char *file, int want_torn) {
 }
 
 int main(void) {
-  check_diagram("solvers/jac_nonlinear.xml", 1);
-  check_diagram("hybrid/sampled_loop.xml", 0);
+  check_diagram("solvers/jac_nonlinear.xml", 1, -1);
+  check_diagram("hybrid/sampled_loop.xml", 0, 0);
   if (failures) fprintf(stderr, "test_kernel: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

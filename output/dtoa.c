@@ -132,17 +132,33 @@ static const char two_digits[] = "00010203040506070809"
                                  "80818283848586878889"
                                  "90919293949596979899";
 
-/* The decimal digits of f > 0 written backwards, ending just before end. */
-static void put_digits(char *end, uint64_t f) {
-  while (f >= 100) {
-    end -= 2;
-    memcpy(end, two_digits + 2 * (f % 100), 2);
-    f /= 100;
-  }
-  if (f >= 10)
-    memcpy(end - 2, two_digits + 2 * f, 2);
-  else
-    end[-1] = (char)('0' + f);
+/* The 8 decimal digits of v < 10^8, leading zeros included, two at a
+ * time without division: y = v M with M = 2^57 / 10^6 rounded up, so y's
+ * top 7 bits are v's first two digits and each 100 times y's fraction
+ * gives the next two. M exceeds 2^57 / 10^6 by 0.15, so y is over by
+ * less than 0.15 v < 1.5e7 units, and 10^6 times that stays below the
+ * 2^57 10^-6 a digit's fraction leaves: no digit is off (also checked
+ * for every v once). y < 10^8 M and 100 2^57 both fit in 64 bits. */
+static void eight_digits(char *d, uint32_t v) {
+  const uint64_t mask = ((uint64_t)1 << 57) - 1;
+  uint64_t y = (uint64_t)v * 144115188076u;
+  memcpy(d, two_digits + 2 * (y >> 57), 2);
+  y = (y & mask) * 100;
+  memcpy(d + 2, two_digits + 2 * (y >> 57), 2);
+  y = (y & mask) * 100;
+  memcpy(d + 4, two_digits + 2 * (y >> 57), 2);
+  y = (y & mask) * 100;
+  memcpy(d + 6, two_digits + 2 * (y >> 57), 2);
+}
+
+/* The n digits of f < 10^17, f < 10^n, ending at end. */
+static void put_digits(char *end, uint64_t f, int n) {
+  uint64_t hi = f / 100000000u;
+  eight_digits(end - 8, (uint32_t)(f - hi * 100000000u));
+  if (n <= 8) return;
+  uint64_t top = hi / 100000000u;
+  eight_digits(end - 16, (uint32_t)(hi - top * 100000000u));
+  if (n > 16) end[-17] = (char)('0' + top);
 }
 
 static const uint64_t pow10_u64[20] = {1u,
@@ -173,19 +189,24 @@ static int count_digits(uint64_t f) {
   return n + (f >= pow10_u64[n]);
 }
 
-/* f 10^e laid out as %.17g lays out its digits. */
+/* f 10^e (f < 10^17) laid out as %.17g lays out its digits. The digits
+ * are written once into a scratch array and copied in blocks of fixed
+ * size (the compiler turns those into a few moves): buf may be written
+ * past the result's end, within OUT_DTOA_MAX. */
 static int layout(char *buf, uint64_t f, int e) {
-  while (f % 10 == 0) {
-    f /= 10;
-    e++;
-  }
+  char tmp[48];
   int n = count_digits(f), x = e + n - 1, len;
+  put_digits(tmp + 24, f, n);
+  memset(tmp + 24, '0', 24); /* what the blocks copy past the digits */
+  const char *d = tmp + 24 - n;
+  while (d[n - 1] == '0') /* f > 0: its first digit is not 0 */
+    n--;
   if (x < -4 || x >= 17) {
     /* d.ddd, the first digit moved before the point */
-    put_digits(buf + 1 + n, f);
-    buf[0] = buf[1];
+    buf[0] = d[0];
+    buf[1] = '.';
+    memcpy(buf + 2, d + 1, 16);
     len = n > 1 ? n + 1 : 1;
-    if (n > 1) buf[1] = '.';
     buf[len++] = 'e';
     buf[len++] = x < 0 ? '-' : '+';
     int ax = x < 0 ? -x : x;
@@ -197,18 +218,17 @@ static int layout(char *buf, uint64_t f, int e) {
     len += 2;
   } else if (x < 0) {
     memcpy(buf, "0.0000", 6);
+    memcpy(buf + 1 - x, d, 17);
     len = 1 - x + n;
-    put_digits(buf + len, f);
   } else if (n <= x + 1) {
-    put_digits(buf + n, f);
+    memcpy(buf, d, 17);
     memset(buf + n, '0', (size_t)(x + 1 - n));
     len = x + 1;
   } else {
-    /* the integer part moved one place left of its digits, then the point */
-    put_digits(buf + n + 1, f);
-    for (int i = 0; i <= x; i++)
-      buf[i] = buf[i + 1];
+    /* the integer part, the point, the rest */
+    memcpy(buf, d, 16);
     buf[x + 1] = '.';
+    memcpy(buf + x + 2, d + x + 1, 16);
     len = n + 1;
   }
   buf[len] = '\0';

@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Enough for any double: sign, 17 digits, point, "e-308", NUL. */
-enum { OUT_DTOA_MAX = 32 };
+/* Enough for any double (sign, 17 digits, point, "e-308", NUL) and for
+ * the bytes out_dtoa writes past its result's end, up to 34. */
+enum { OUT_DTOA_MAX = 40 };
 
 /* v into buf (NUL-terminated): the fewest significant digits that
  * strtod reads back as v exactly (of those, the closest to v), in fixed

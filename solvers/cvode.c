@@ -23,6 +23,7 @@
 
 #include "solvers/engine.h"
 #include "solvers/linsys.h"
+#include "solvers/nvec_fast.h"
 #include "solvers/ode_events.h"
 #include "solvers/params.h"
 #include "solvers/sundials_common.h"
@@ -350,6 +351,8 @@ static bsim_engine *cv_create(const bsim_engine_type *type, int lmm,
   e->y = N_VNew_Serial(e->n, e->ctx);
   e->tmp = N_VNew_Serial(e->n, e->ctx);
   if (!e->y || !e->tmp) goto fail;
+  bsim_nvec_fast(e->y);
+  bsim_nvec_fast(e->tmp);
   bsim_sun_load(e->y, y0, e->n);
   step = "CVodeCreate";
   if (!(e->sun.mem = e->mem = CVodeCreate(lmm, e->ctx))) goto fail;

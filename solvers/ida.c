@@ -22,6 +22,7 @@
 #include "solvers/engine.h"
 #include "solvers/ida_carry.h"
 #include "solvers/linsys.h"
+#include "solvers/nvec_fast.h"
 #include "solvers/params.h"
 #include "solvers/sundials_common.h"
 
@@ -349,6 +350,9 @@ static bsim_engine *ida_create(const bsim_problem *p,
   e->ytmp = N_VNew_Serial(e->n, e->ctx);
   e->ztmp = N_VNew_Serial(e->n, e->ctx);
   if (!e->y || !e->yp || !e->id || !e->tmp || !e->ytmp || !e->ztmp) goto fail;
+  N_Vector mine[] = {e->y, e->yp, e->id, e->tmp, e->ytmp, e->ztmp};
+  for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++)
+    bsim_nvec_fast(mine[i]);
   bsim_sun_load(e->y, y0, e->n);
   bsim_sun_load(e->yp, yp0, e->n);
   double *id = N_VGetArrayPointer(e->id);

@@ -1,0 +1,166 @@
+/*
+ * The serial vector kernels of nvec_fast.h. Each computes element by
+ * element in the order and with the same operations as SUNDIALS' serial
+ * vector (including its special cases of N_VLinearSum, whose roundings
+ * differ), so results do not change with the table, only their cost.
+ * Every kernel reads element i of its inputs before writing element i of
+ * its output, so outputs may alias inputs as SUNDIALS allows.
+ */
+#include "solvers/nvec_fast.h"
+
+#include <math.h>
+
+#include <nvector/nvector_serial.h>
+
+#define LEN(v) NV_LENGTH_S(v)
+#define DATA(v) NV_DATA_S(v)
+
+static void linear_sum(realtype a, N_Vector x, realtype b, N_Vector y,
+                       N_Vector z) {
+  const double *xd = DATA(x), *yd = DATA(y);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  /* SUNDIALS computes a (x + y) and a (x - y) for b = a and b = -a */
+  if (a == b && a != 1.0)
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = a * (xd[i] + yd[i]);
+  else if (a == -b && a != 1.0 && a != -1.0)
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = a * (xd[i] - yd[i]);
+  else
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = a * xd[i] + b * yd[i];
+}
+
+static void scale(realtype c, N_Vector x, N_Vector z) {
+  const double *xd = DATA(x);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = c * xd[i];
+}
+
+static void vconst(realtype c, N_Vector z) {
+  double *zd = DATA(z);
+  sunindextype n = LEN(z);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = c;
+}
+
+static void prod(N_Vector x, N_Vector y, N_Vector z) {
+  const double *xd = DATA(x), *yd = DATA(y);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = xd[i] * yd[i];
+}
+
+static void vdiv(N_Vector x, N_Vector y, N_Vector z) {
+  const double *xd = DATA(x), *yd = DATA(y);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = xd[i] / yd[i];
+}
+
+static void vabs(N_Vector x, N_Vector z) {
+  const double *xd = DATA(x);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = fabs(xd[i]);
+}
+
+static void inv(N_Vector x, N_Vector z) {
+  const double *xd = DATA(x);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = 1.0 / xd[i];
+}
+
+static void add_const(N_Vector x, realtype b, N_Vector z) {
+  const double *xd = DATA(x);
+  double *zd = DATA(z);
+  sunindextype n = LEN(x);
+  for (sunindextype i = 0; i < n; i++)
+    zd[i] = xd[i] + b;
+}
+
+static realtype wsqr_sum(N_Vector x, N_Vector w) {
+  const double *xd = DATA(x), *wd = DATA(w);
+  sunindextype n = LEN(x);
+  double sum = 0.0;
+  for (sunindextype i = 0; i < n; i++) {
+    double p = xd[i] * wd[i];
+    sum += p * p;
+  }
+  return sum;
+}
+
+static realtype wrms_norm(N_Vector x, N_Vector w) {
+  return sqrt(wsqr_sum(x, w) / (double)LEN(x));
+}
+
+static realtype max_norm(N_Vector x) {
+  const double *xd = DATA(x);
+  sunindextype n = LEN(x);
+  double m = 0.0;
+  for (sunindextype i = 0; i < n; i++)
+    if (fabs(xd[i]) > m) m = fabs(xd[i]);
+  return m;
+}
+
+/* z = sum c[j] X[j], summed as SUNDIALS' fallback does: c[0] X[0] first,
+ * then each further term added in turn. */
+static int linear_combination(int nvec, realtype *c, N_Vector *X, N_Vector z) {
+  double *zd = DATA(z);
+  sunindextype n = LEN(z);
+  if (nvec < 1) return -1;
+  if (nvec == 1) {
+    scale(c[0], X[0], z);
+    return 0;
+  }
+  for (sunindextype i = 0; i < n; i++) {
+    double s = c[0] * DATA(X[0])[i];
+    for (int j = 1; j < nvec; j++)
+      s = c[j] * DATA(X[j])[i] + s;
+    zd[i] = s;
+  }
+  return 0;
+}
+
+/* Z[j] = a[j] x + Y[j] */
+static int scale_add_multi(int nvec, realtype *a, N_Vector x, N_Vector *Y,
+                           N_Vector *Z) {
+  for (int j = 0; j < nvec; j++)
+    linear_sum(a[j], x, 1.0, Y[j], Z[j]);
+  return 0;
+}
+
+/* Z[j] = a X[j] + b Y[j] */
+static int linear_sum_array(int nvec, realtype a, N_Vector *X, realtype b,
+                            N_Vector *Y, N_Vector *Z) {
+  for (int j = 0; j < nvec; j++)
+    linear_sum(a, X[j], b, Y[j], Z[j]);
+  return 0;
+}
+
+void bsim_nvec_fast(N_Vector v) {
+  N_Vector_Ops o = v->ops;
+  o->nvlinearsum = linear_sum;
+  o->nvconst = vconst;
+  o->nvprod = prod;
+  o->nvdiv = vdiv;
+  o->nvscale = scale;
+  o->nvabs = vabs;
+  o->nvinv = inv;
+  o->nvaddconst = add_const;
+  o->nvwrmsnorm = wrms_norm;
+  o->nvwsqrsumlocal = wsqr_sum;
+  o->nvmaxnorm = max_norm;
+  o->nvmaxnormlocal = max_norm;
+  o->nvlinearcombination = linear_combination;
+  o->nvscaleaddmulti = scale_add_multi;
+  o->nvlinearsumvectorarray = linear_sum_array;
+}

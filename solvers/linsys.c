@@ -18,7 +18,6 @@
 #include <stdio.h>
 
 #include <sunlinsol/sunlinsol_band.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -26,6 +25,7 @@
 
 #include "modules/klu.h"
 #include "modules/module.h"
+#include "solvers/dense_lu.h"
 
 static int have_pattern(const bsim_problem *p) {
   return p->pattern_colptr && p->pattern_rowidx;
@@ -151,7 +151,7 @@ int bsim_linsys_create(bsim_linsys *L, const bsim_problem *p, int form,
   } else {
     L->A = SUNDenseMatrix(p->n, p->n, ctx);
     L->dense_failed = !L->A;
-    L->ls = L->A ? SUNLinSol_Dense(y, L->A, ctx) : NULL;
+    L->ls = L->A ? bsim_dense_lu_create(L->A, ctx) : NULL;
     rc = L->ls ? 0 : -1;
   }
   /* dense keeps the package's own quotients unless the blocks give the

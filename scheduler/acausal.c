@@ -193,6 +193,8 @@ void bsim_plan_acausal_free(bsim_plan *p) {
 void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
                            double *res) {
   const bsim_plan *p = x->plan;
+  int ports = y != x->acausal_y;
+  x->acausal_y = y;
   for (int c = 0; c < p->ncomp; c++) {
     int b = p->comp_blocks[c];
     const plan_block *pb = &p->blocks[b];
@@ -203,6 +205,7 @@ void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
       v->xd = (double *)yp + pb->xoff;
     }
     v->res = res ? res + pb->roff : NULL;
+    if (!ports) continue;
     const double **pot = (const double **)v->pot,
                  **flow = (const double **)v->flow;
     for (int k = 0; k < v->ncon; k++) {

@@ -197,6 +197,9 @@ typedef struct bsim_run {
    * that does not converge (eval.c bounds it) */
   long roots_streak;
   const double *bound_y; /* the y of the last bind (flow balances) */
+  /* the y the components' connector pointers point into: they depend on
+   * it alone, and rebinding them at each event cost a tenth of a run */
+  const double *acausal_y;
   /* the residual as a flat list, linear blocks inline (kernel.c); NULL
    * before the run starts */
   struct bsim_run_kernel *kern;

@@ -112,20 +112,21 @@ static realtype max_norm(N_Vector x) {
 }
 
 /* z = sum c[j] X[j], summed as SUNDIALS' fallback does: c[0] X[0] first,
- * then each further term added in turn. */
+ * then each further term added in turn. That fallback writes z before
+ * reading X[1] ..., so callers never pass z as one of those; IDA passes
+ * it as X[0]. Term by term, each pass is a loop the compiler vectorises. */
 static int linear_combination(int nvec, realtype *c, N_Vector *X, N_Vector z) {
   double *zd = DATA(z);
   sunindextype n = LEN(z);
   if (nvec < 1) return -1;
-  if (nvec == 1) {
-    scale(c[0], X[0], z);
-    return 0;
-  }
-  for (sunindextype i = 0; i < n; i++) {
-    double s = c[0] * DATA(X[0])[i];
-    for (int j = 1; j < nvec; j++)
-      s = c[j] * DATA(X[j])[i] + s;
-    zd[i] = s;
+  for (int j = 1; j < nvec; j++)
+    if (X[j] == z) return -1;
+  scale(c[0], X[0], z);
+  for (int j = 1; j < nvec; j++) {
+    const double *xd = DATA(X[j]);
+    double cj = c[j];
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = cj * xd[i] + zd[i];
   }
   return 0;
 }

@@ -2,10 +2,11 @@
  * bench/scilab: blocksim against Scilab 6.1.1 on the same Xcos files, the
  * four diagrams of issue 12 (the .xcos files of bench/data/scilab) and
  * every demo of the acceptance suite (tests/data/xcos/demos/NAME/
- * NAME.orig.zcos), phase by phase: Scilab's parameter evaluation, c_pass1 and
- * c_pass2 against blocksim's load, flatten and compile; Scilab's simulation
- * (its sinks recording to CSV) against blocksim's run plus the writing of its
- * sink records as CSV. Scilab's figures were recorded once
+ * NAME.orig.zcos) and of the acausal one (tests/data/acausal/demos/NAME/
+ * NAME.xcos.gz, unpacked before timing), phase by phase: Scilab's parameter
+ * evaluation, c_pass1 and c_pass2 against blocksim's load, flatten and compile;
+ * Scilab's simulation (its sinks recording to CSV) against blocksim's run plus
+ * the writing of its sink records as CSV. Scilab's figures were recorded once
  * (bench/data/scilab/times.csv, made by time_all.sh there, which says
  * how); blocksim's are measured now, in this process, as processor time,
  * the best of REPEATS runs. Prints the ratios Scilab / blocksim for the
@@ -23,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench_gz.h"
 #include "bench/bench_util.h"
 #include "blocksim/blocksim.h"
 
@@ -61,11 +63,20 @@ static int exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
-static void diagram_path(const char *name, char *buf, size_t len) {
+/* The diagram's file; an acausal demo's .xcos.gz is unpacked into dir
+ * first. */
+static void diagram_path(const char *name, const char *dir, char *buf,
+                         size_t len) {
   snprintf(buf, len, "%s/scilab/%s.xcos", BSIM_BENCH_DATA, name);
   if (exists(buf)) return;
   snprintf(buf, len, "%s/xcos/demos/%s/%s.orig.zcos", BSIM_TEST_DATA, name,
            name);
+  if (exists(buf)) return;
+  char gz[1024];
+  snprintf(gz, sizeof gz, "%s/acausal/demos/%s/%s.xcos.gz", BSIM_TEST_DATA,
+           name, name);
+  snprintf(buf, len, "%s/%s.xcos", dir, name);
+  if (bench_gunzip(gz, buf) != 0) snprintf(buf, len, "%s", gz);
 }
 
 static void remove_tree(const char *dir) {
@@ -164,9 +175,9 @@ int main(int argc, char **argv) {
   char sub[sizeof tmp + 16];
   snprintf(sub, sizeof sub, "%s/rec", tdir);
   printf("processor seconds, best of %d; ratio = Scilab / blocksim\n", repeats);
-  printf("%-26s %-11s | %9s %9s %7s | %9s %9s %7s\n", "diagram", "engine",
+  printf("%-40s %-11s | %9s %9s %7s | %9s %9s %7s\n", "diagram", "engine",
          "Scilab", "blocksim", "ratio", "Scilab", "blocksim", "ratio");
-  printf("%-26s %-11s | %27s | %27s\n", "", "", "simulation (records)",
+  printf("%-40s %-11s | %27s | %27s\n", "", "", "simulation (records)",
          "all (with compilation)");
   int n = 0, n3 = 0, n10 = 0, failed = 0;
   double gsim = 0, gall = 0; /* sums of log ratios */
@@ -174,17 +185,19 @@ int main(int argc, char **argv) {
   while (read_row(f, &t)) {
     if (!wanted(t.name, argc, argv, first)) continue;
     char path[1024], msg[1024] = "";
-    diagram_path(t.name, path, sizeof path);
+    diagram_path(t.name, tdir, path, sizeof path);
     measured m;
-    if (measure(path, lib, solver, repeats, sub, &m, msg, sizeof msg) != 0) {
-      printf("%-26s does not run: %.70s\n", t.name, msg);
+    int rc = measure(path, lib, solver, repeats, sub, &m, msg, sizeof msg);
+    if (strncmp(path, tdir, strlen(tdir)) == 0) remove(path);
+    if (rc != 0) {
+      printf("%-40s does not run: %.70s\n", t.name, msg);
       failed++;
       continue;
     }
     double ssim = t.simulate, sall = t.eval + t.pass1 + t.pass2 + t.simulate;
     double bsim = m.run + m.write, ball = m.compile + bsim;
     double rsim = ssim / bsim, rall = sall / ball;
-    printf("%-26s %-11s | %9.5f %9.5f %7.2f | %9.5f %9.5f %7.2f\n", t.name,
+    printf("%-40s %-11s | %9.5f %9.5f %7.2f | %9.5f %9.5f %7.2f\n", t.name,
            m.solver, ssim, bsim, rsim, sall, ball, rall);
     n++;
     n3 += rsim >= 3;

@@ -28,7 +28,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+
+#include "bench_gz.h"
 
 extern char **environ;
 
@@ -36,19 +37,6 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* gunzip src into dst; 0 on success */
-static int gunzip(const char *src, const char *dst) {
-  gzFile in = gzopen(src, "rb");
-  FILE *out = in ? fopen(dst, "wb") : NULL;
-  char buf[1 << 15];
-  int n, rc = out ? 0 : -1;
-  while (rc == 0 && (n = gzread(in, buf, sizeof buf)) > 0)
-    if (fwrite(buf, 1, (size_t)n, out) != (size_t)n) rc = -1;
-  if (in) gzclose(in);
-  if (out && fclose(out) != 0) rc = -1;
-  return rc;
 }
 
 /* One run of the command; wall and CPU seconds; its exit status. */
@@ -119,7 +107,7 @@ int main(int argc, char **argv) {
     char gz[1024], xcos[1024], scopes[1024];
     snprintf(xcos, sizeof xcos, "%s/%s.xcos", tmp, demo);
     snprintf(scopes, sizeof scopes, "%s/%s_scopes", tmp, demo);
-    if (find_demo(demo, gz, sizeof gz) != 0 || gunzip(gz, xcos) != 0) {
+    if (find_demo(demo, gz, sizeof gz) != 0 || bench_gunzip(gz, xcos) != 0) {
       printf("%-40s cannot read %s\n", demo, gz);
       continue;
     }

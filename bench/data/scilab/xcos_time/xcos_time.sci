@@ -471,6 +471,9 @@ function status = xref_main(diagram, outdir, tfov, libpath, home, keeprt)
     // phase is kept, as processor time (timer) and wall time (tic/toc).
     global xref_messages
     xref_messages = [];
+    // scicos_simulate sets up Scicos' tables first: c_pass1 reads
+    // modelica_libs to compile the Modelica of an acausal diagram
+    [modelica_libs, scicos_pal_libs, %scicos_with_grid, %scs_wgrid] = initial_scicos_tables();
     reps = evstr(getenv("XTIME_REPEATS", "3"));
     best = %inf * ones(1, 8);
     drawn = ["affich", "affich2", "bouncexy", "cscope", "cmscope", "canimxy", ..

@@ -19,7 +19,22 @@ static int is(xmlNodePtr n, const char *name) {
          strcmp((const char *)n->name, name) == 0;
 }
 
+/* An attribute's value when the tree holds it as one text, as it nearly
+ * always does, read in place: a file has tens of thousands of attributes,
+ * and xmlGetProp copies each. NULL for anything else (no such attribute,
+ * an empty value, entity references, a DTD's default), which xmlGetProp
+ * then reads. */
+static const char *attr_text(xmlNodePtr n, const char *name) {
+  xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)name);
+  if (!a || a->type != XML_ATTRIBUTE_NODE) return NULL;
+  xmlNodePtr t = a->children;
+  if (!t || t->next || t->type != XML_TEXT_NODE || !t->content) return NULL;
+  return (const char *)t->content;
+}
+
 char *xc_attr(xmlNodePtr n, const char *name) {
+  const char *in_place = attr_text(n, name);
+  if (in_place) return strdup(in_place);
   xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
   if (!v) return NULL;
   char *s = strdup((const char *)v);
@@ -28,7 +43,9 @@ char *xc_attr(xmlNodePtr n, const char *name) {
 }
 
 int xc_attr_num(xmlNodePtr n, const char *name, double *out) {
-  char *s = xc_attr(n, name);
+  const char *in_place = attr_text(n, name);
+  char *copy = in_place ? NULL : xc_attr(n, name);
+  const char *s = in_place ? in_place : copy;
   if (!s) return 1;
   char *end;
   errno = 0;
@@ -36,7 +53,7 @@ int xc_attr_num(xmlNodePtr n, const char *name, double *out) {
   while (*end == ' ')
     end++;
   int bad = end == s || *end || errno == ERANGE;
-  free(s);
+  free(copy);
   if (bad) return -1;
   *out = v;
   return 0;

@@ -79,14 +79,19 @@ static void diagram_path(const char *name, const char *dir, char *buf,
   if (bench_gunzip(gz, buf) != 0) snprintf(buf, len, "%s", gz);
 }
 
+/* The records' folder, with the subfolders of superblocks' sinks. */
 static void remove_tree(const char *dir) {
   DIR *d = opendir(dir);
   struct dirent *e;
   char p[2048];
+  struct stat st;
   while (d && (e = readdir(d)) != NULL) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
     snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    remove(p);
+    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+      remove_tree(p);
+    else
+      remove(p);
   }
   if (d) closedir(d);
   rmdir(dir);

@@ -48,6 +48,14 @@ expect_ok(analyze "${an}/loop_two.xml")
 expect_match("${RUN_OUT}" "structural check: regular" "loop_two structure")
 expect_match("${RUN_OUT}" "HIGHER INDEX.*'kb'.*'kc'" "loop_two index")
 
+# Acausal circuits: the structural index, index 2 reduced and its
+# equations named, index 3 refused (status 2) naming the components.
+expect_ok(analyze "${DATA}/acausal/rc.xml")
+expect_match("${RUN_OUT}" "\nstructural index: 1\n" "rc index")
+expect_ok(analyze "${DATA}/acausal/capacitor_source.xml")
+expect_match("${RUN_OUT}" "structural index: 2 \\(reduced to 1 before integration\\)\n  the system is of index 2: the equations of 'src' \\(VsourceAC\\), 'c' \\(Capacitor\\)" "capacitor across a source: index 2")
+expect_fail(2 "index >= 3: the equations of 'src' [(]VsourceAC[)], 'c1' [(]Capacitor[)].*hint:" analyze "${DATA}/../bad_input/acausal_index3.xml")
+
 # --at beyond the final time: the run goes there.
 expect_ok(analyze "${an}/dae.xml" --at 5)
 expect_match("${RUN_OUT}" "at t = 5\n" "analysis time")

@@ -43,8 +43,11 @@ void bsim_kprog_free(kprog *g) {
 }
 
 int bsim_kprog_add_row(kprog *g, double *out, int row) {
+  /* the term table exists once there is a row, even one without terms
+   * (a zero gain): row walks then never offset a NULL pointer */
   if (bsim_kprog_grow((void **)&g->rows, &g->caprows, g->nrows + 1,
-                      sizeof(krow)))
+                      sizeof(krow)) ||
+      bsim_kprog_grow((void **)&g->terms, &g->capterms, 1, sizeof(kterm)))
     return -1;
   g->rows[g->nrows++] = (krow){out, row, 0};
   return 0;

@@ -8,7 +8,8 @@
  * (solvers/jac_nonlinear.xml: lean program plus the generic tail), one
  * without loops (hybrid/sampled_loop.xml: the one-function residual). In
  * the latter the sine reaches the plant only through the sampled PI and
- * the hold: the full program calls it, the residual's must not.
+ * the hold: the full program calls it, the residual's must not. And one
+ * whose first rows have no terms (solvers/zero_rows.xml).
  */
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +127,8 @@ static void check_diagram(const char *file, int want_torn, int lean_calls) {
 int main(void) {
   check_diagram("solvers/jac_nonlinear.xml", 1, -1);
   check_diagram("hybrid/sampled_loop.xml", 0, 0);
+  /* rows before any term (a zero output row): the term table still exists */
+  check_diagram("solvers/zero_rows.xml", 0, -1);
   if (failures) fprintf(stderr, "test_kernel: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

@@ -100,6 +100,24 @@ static int carried_event(const bsim_plan *p, int e) {
   return 1;
 }
 
+/* dF/dy cannot change while the diagram runs when every block evaluated
+ * during integration is linear with constant coefficients or a source (no
+ * inputs, no states: its rows are empty and its outputs depend on t
+ * alone), none has modes, and nothing is implicit, acausal or torn: ODE
+ * engines then reuse the first analytic Jacobian after each cold restart,
+ * and get the same matrix bit for bit without its cost. */
+static int jacobian_constant(const bsim_plan *p) {
+  if (p->ntorn > 0 || p->ncomp > 0) return 0;
+  for (int b = 0; b < p->nblocks; b++) {
+    const plan_block *pb = &p->blocks[b];
+    const bsim_model *m = &pb->fb->model;
+    if (!pb->active) continue;
+    if (pb->nmode > 0 || m->implicit || bsim_plan_is_comp(p, b)) return 0;
+    if (!linear_block(p, b) && (m->nin > 0 || m->nx > 0)) return 0;
+  }
+  return 1;
+}
+
 int bsim_plan_carry_prepare(bsim_plan *p) {
   int n = p->nblocks;
   p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
@@ -128,6 +146,7 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
   }
   for (int e = 0; e < p->evbase[n]; e++)
     p->carry_events += carried_event(p, e);
+  p->jac_constant = jacobian_constant(p);
   rc = 0;
 done:
   free(matters);

@@ -54,6 +54,10 @@ struct bsim_run_jac {
   double *res;    /* ny: residual buffer for the bind */
   double *jacbuf; /* every block's flag-10 matrix */
   double *d;      /* every block's d and dx */
+  /* with a constant dF/dy (plan jac_constant): the values of the first
+   * evaluation at cj = 0 (ODE engines), kept for the run */
+  double *kept;
+  int have_kept;
 };
 
 void bsim_plan_jacobian_free(bsim_plan *p) {
@@ -135,7 +139,9 @@ int bsim_run_jacobian_alloc(bsim_run *x) {
   J->res = calloc((size_t)p->ny, sizeof(double));
   J->jacbuf = malloc(sizeof(double) * (PJ->njacbuf ? PJ->njacbuf : 1));
   J->d = malloc(sizeof(double) * (PJ->nd ? PJ->nd : 1));
-  if (!J->pos || !J->res || !J->jacbuf || !J->d) return -1;
+  int nnz = p->pat_colptr ? p->pat_colptr[p->ny] : 0;
+  J->kept = malloc(sizeof(double) * (size_t)(nnz > 0 ? nnz : 1));
+  if (!J->pos || !J->res || !J->jacbuf || !J->d || !J->kept) return -1;
   for (int i = 0; i < p->ny; i++)
     J->pos[i] = -1;
   for (int b = 0; b < p->nblocks; b++)
@@ -150,8 +156,13 @@ void bsim_run_jacobian_free(bsim_run *x) {
   free(J->res);
   free(J->jacbuf);
   free(J->d);
+  free(J->kept);
   free(J);
   x->jac = NULL;
+}
+
+void bsim_run_jacobian_forget(bsim_run *x) {
+  if (x->jac) x->jac->have_kept = 0;
 }
 
 /* Can the block give flag 10? Its run-time type (model.sim may pick
@@ -467,6 +478,12 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *J = p->jac;
   if (!J || !x->jac) return BSIM_CB_FATAL;
+  size_t nnz = (size_t)p->pat_colptr[p->ny];
+  int keep = p->jac_constant && cj == 0;
+  if (keep && x->jac->have_kept) {
+    memcpy(values, x->jac->kept, sizeof(double) * nnz);
+    return BSIM_CB_OK;
+  }
   double *d = x->jac->d;
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
@@ -520,5 +537,10 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   }
   if (p->dummy && put(p, values, 0, 0, cj) != 0)
     return outside_pattern(x, 0, 0);
-  return acausal_rows(x, cj, values);
+  int rc_rows = acausal_rows(x, cj, values);
+  if (rc_rows == BSIM_CB_OK && keep) {
+    memcpy(x->jac->kept, values, sizeof(double) * nnz);
+    x->jac->have_kept = 1;
+  }
+  return rc_rows;
 }

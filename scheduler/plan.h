@@ -139,6 +139,9 @@ typedef struct bsim_plan {
    * carry_events: critical event outputs that change only such signals */
   char *carry_entry, *carry_state;
   int carry_any, carry_events;
+  /* dF/dy the same matrix all run long (carry_plan.c): the analytic
+   * Jacobian of an ODE engine is then evaluated once (jacobian.c) */
+  int jac_constant;
 
   /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column
    * form: column j = unknown j, row indices sorted. NULL when the system is
@@ -247,6 +250,8 @@ void bsim_plan_jacobian_free(bsim_plan *p);
 /* A run's Jacobian buffers (jacobian.c): 0, or -1 out of memory. */
 int bsim_run_jacobian_alloc(bsim_run *x);
 void bsim_run_jacobian_free(bsim_run *x);
+/* a new run: a kept constant Jacobian is evaluated again */
+void bsim_run_jacobian_forget(bsim_run *x);
 /* J = dF/dy + cj dF/dy' at (t, y, y') in the pattern's order, from the
  * blocks' flag 10 and the chain rule; the engine's jacobian callback
  * (user = the run, whose plan must have jac). Returns BSIM_CB_*. */

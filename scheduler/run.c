@@ -437,6 +437,7 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
   bsim_calendar_init(&r.crit);
   bsim_calendar_init(&r.hot);
   bsim_run_clear_messages(&s->run->errs); /* a previous run's */
+  bsim_run_jacobian_forget(s->run);
   memset(&s->run->errs, 0, sizeof s->run->errs);
   int rc = -1;
   if (alloc_state(&r) != 0) {

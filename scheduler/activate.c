@@ -306,7 +306,10 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
 
 void bsim_run_snapshot(run_state *r) {
   memcpy(r->snap_y, r->y, sizeof(double) * (size_t)r->p->ny);
-  memcpy(r->snap_out, r->run->outbufs, sizeof(double) * r->p->noutbuf);
+  /* no buffers at all (a purely acausal diagram): outbufs is NULL, which
+   * memcpy may not be given even for 0 bytes */
+  if (r->p->noutbuf)
+    memcpy(r->snap_out, r->run->outbufs, sizeof(double) * r->p->noutbuf);
   memcpy(r->snap_modes, r->modes, sizeof(int) * (size_t)r->p->nmodes);
   bsim_run_carry_snapshot(r);
 }

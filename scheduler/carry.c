@@ -113,10 +113,11 @@ static int derivative_jumps(run_state *r, int nterms, double h,
   double *before = r->carry_buf, *after = before + ny, *ypert = after + ny;
   double *outs = jumps[0] + (size_t)MAX_TERMS * (size_t)ny;
   double *outbufs = r->run->outbufs;
-  memcpy(outs, outbufs, sizeof(double) * p->noutbuf);
-  memcpy(outbufs, r->snap_out, sizeof(double) * p->noutbuf);
+  size_t nout = sizeof(double) * p->noutbuf; /* outbufs NULL when 0 */
+  if (nout) memcpy(outs, outbufs, nout);
+  if (nout) memcpy(outbufs, r->snap_out, nout);
   int rc = bsim_run_rhs(r, r->y, before);
-  memcpy(outbufs, outs, sizeof(double) * p->noutbuf);
+  if (nout) memcpy(outbufs, outs, nout);
   if (rc != 0 || bsim_run_rhs(r, r->y, after) != 0) return -1;
   double ymax = 0;
   for (int i = 0; i < ny; i++) {

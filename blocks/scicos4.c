@@ -10,13 +10,16 @@
  * call (restored afterwards, so nested calls are fine): each thread sees
  * only its own block, and two runs in two threads never meet. That pointer
  * is the library's only static variable, and it is never shared.
+ *
+ * Type-1 functions (scicos1.c) run from the same instance: Xcos too calls
+ * them from this view, spread into an argument list.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocksim/scicos_block4.h"
+#include "blocks/scicos4.h"
 
 /* One instance: the Xcos view and the arrays it points to. */
 typedef struct s4_inst {
@@ -37,7 +40,7 @@ static size_t aligned(size_t n) {
 }
 
 /* The instance and every array of its view in one allocation. */
-static s4_inst *inst_new(const bsim_block *blk, bsim_scicos4_fn fn) {
+static s4_inst *inst_new(const bsim_block *blk, voidg fn, int kind) {
   size_t ni = (size_t)blk->nin, no = (size_t)blk->nout, np = (size_t)blk->nopar,
          nx = (size_t)blk->nx;
   size_t ints = 3 * ni + 3 * no + 3 * np + nx;
@@ -57,8 +60,8 @@ static s4_inst *inst_new(const bsim_block *blk, bsim_scicos4_fn fn) {
   b->oparsz = q + 3 * ni + 3 * no;
   b->opartyp = b->oparsz + 2 * np;
   s->xprop = b->opartyp + np;
-  b->funpt = (voidg)fn;
-  b->type = 4;
+  b->funpt = fn;
+  b->type = kind;
   b->nin = blk->nin;
   b->nout = blk->nout;
   b->nopar = blk->nopar;
@@ -172,15 +175,26 @@ static void call(s4_inst *s, bsim_block *blk, int flag) {
   s->err = 0;
   s->coserr[0] = '\0';
   current = s;
-  ((bsim_scicos4_fn)s->sb.funpt)(&s->sb, flag);
+  if (s->sb.type == 1) {
+    int after = bsim_scicos1_invoke(&s->sb, flag);
+    if (after < 0 && !s->err) s->err = after;
+  } else {
+    ((bsim_scicos4_fn)s->sb.funpt)(&s->sb, flag);
+  }
   current = outer;
   report(s, blk);
 }
 
-static void run(bsim_block *blk, int flag, bsim_scicos4_fn fn, int implicit) {
+void bsim_scicos_run(bsim_block *blk, int flag, voidg fn, int kind) {
   s4_inst *s = *blk->work;
   if (flag == BSIM_FLAG_INIT) {
-    if (!(s = inst_new(blk, fn))) {
+    char why[320];
+    /* the argument list of a type-1 function has room for so many ports */
+    if (kind == 1 && bsim_scicos1_check(blk, why, sizeof why) != 0) {
+      bsim_block_error(blk, "%s", why);
+      return;
+    }
+    if (!(s = inst_new(blk, fn, kind))) {
       bsim_block_error(blk, "out of memory for its Xcos view");
       return;
     }
@@ -190,7 +204,7 @@ static void run(bsim_block *blk, int flag, bsim_scicos4_fn fn, int implicit) {
    * know; their types never ask for it. */
   if (!s || flag == BSIM_FLAG_JACOBIAN) return;
   call(s, blk, flag);
-  if (flag == BSIM_FLAG_INIT && implicit) {
+  if (flag == BSIM_FLAG_INIT && kind == 10004) {
     call(s, blk, ContinuousPropertiesUpdate);
     check_xprop(s, blk);
   }
@@ -201,11 +215,11 @@ static void run(bsim_block *blk, int flag, bsim_scicos4_fn fn, int implicit) {
 }
 
 void bsim_scicos4_call(bsim_block *blk, int flag, bsim_scicos4_fn fn) {
-  run(blk, flag, fn, 0);
+  bsim_scicos_run(blk, flag, (voidg)fn, 4);
 }
 
 void bsim_scicos4_call_implicit(bsim_block *blk, int flag, bsim_scicos4_fn fn) {
-  run(blk, flag, fn, 1);
+  bsim_scicos_run(blk, flag, (voidg)fn, 10004);
 }
 
 /* ---- the services ------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /*
- * The C blocks of a diagram (CBLOCK, CBLOCK4: C source carried in the
+ * The C blocks of a diagram (CBLOCK, CBLOCK4, c_block: C source carried in the
  * file) are compiled when it is loaded, whatever the reader: each becomes
  * a block of the type its code defines, in a child of the caller's
  * library that the diagram owns, so the caller's library never changes.
@@ -12,10 +12,14 @@
 
 #include "diagrams/dg_util.h"
 
-static int is_cblock(const bsim_library *lib, const char *type) {
+/* Which kind of function (BSIM_C_*, without implicitness) the block's
+ * code defines, -1 if it is not a C block. */
+static int cblock_kind(const bsim_library *lib, const char *type) {
   const bsim_block_type *t = type ? bsim_library_find(lib, type) : NULL;
-  return t &&
-         (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0);
+  if (!t) return -1;
+  if (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0)
+    return BSIM_C_TYPE4;
+  return strcmp(t->name, "c_block") == 0 ? BSIM_C_TYPE1 : -1;
 }
 
 /* Take parameter `name` out of the block: its text (malloc'd) or NULL. */
@@ -44,7 +48,7 @@ static char *strip(char *s) {
 }
 
 static int compile_one(const bsim_diagram *d, bsim_library *own, dg_block *b,
-                       const char *path, bsim_error *err) {
+                       const char *path, int kind, bsim_error *err) {
   char origin[2400];
   snprintf(origin, sizeof origin, "%.1000s:%d: block '%.1000s' (%.40s)",
            d->file, b->line, path, b->type);
@@ -59,9 +63,9 @@ static int compile_one(const bsim_diagram *d, bsim_library *own, dg_block *b,
     rc = -1;
   }
   char *name = fn ? strip(fn) : NULL;
-  int implicit = impl && (strip(impl)[0] == 'y' || strip(impl)[0] == 'Y');
-  if (rc == 0)
-    rc = bsim_library_compile_c(own, name, code, implicit, origin, err);
+  if (impl && (strip(impl)[0] == 'y' || strip(impl)[0] == 'Y'))
+    kind = BSIM_C_TYPE4_IMPLICIT;
+  if (rc == 0) rc = bsim_library_compile_c(own, name, code, kind, origin, err);
   if (rc == 0) {
     char *type = strdup(name);
     if (!type) {
@@ -88,9 +92,10 @@ static int walk(const bsim_diagram *d, bsim_library **own, dg_diagram *level,
       if (walk(d, own, b->sub, path, err) != 0) return -1;
       continue;
     }
-    if (!is_cblock(d->lib, b->type)) continue;
+    int kind = cblock_kind(d->lib, b->type);
+    if (kind < 0) continue;
     if (!*own && !(*own = bsim_library_create_child(d->lib, err))) return -1;
-    if (compile_one(d, *own, b, path, err) != 0) return -1;
+    if (compile_one(d, *own, b, path, kind, err) != 0) return -1;
   }
   return 0;
 }

@@ -279,7 +279,8 @@ static int is_numeric(const wctx *c, const char *type, const char *param) {
 
 static int write_block(wctx *c, const dg_block *b, const char *path) {
   int stored = runs_stored(c, b, path);
-  if (b->gui && (!strcmp(b->gui, "CBLOCK") || !strcmp(b->gui, "CBLOCK4")))
+  if (b->gui && (!strcmp(b->gui, "CBLOCK") || !strcmp(b->gui, "CBLOCK4") ||
+                 !strcmp(b->gui, "c_block")))
     return refuse(c, b, path, "a C block compiled from its source");
   if (stored &&
       (b->stored->nprobes || b->stored->zcdirs || b->stored->no_jacobian ||

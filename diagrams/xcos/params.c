@@ -388,9 +388,10 @@ static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
   return 0;
 }
 
-/* A C block carrying its source (CBLOCK, CBLOCK4): the model stored in the
- * file, and the code (the dialog's second item, one string per line) for
- * dg_compile_cblocks, which compiles it once the tree is read. */
+/* A C block carrying its source (CBLOCK, CBLOCK4, c_block): the model
+ * stored in the file, and the code (the dialog's second item, one string
+ * per line) for dg_compile_cblocks, which compiles it once the tree is
+ * read. */
 static int c_block(xc_ctx *c, const xc_block *xb, const char *path,
                    const bsim_block_type *t, dg_block *out) {
   const sciv *lines = sciv_is_list(xb->exprs) ? sciv_item(xb->exprs, 1) : NULL;
@@ -414,7 +415,7 @@ static int c_block(xc_ctx *c, const xc_block *xb, const char *path,
   int rc = stored_model(c, xb, path, t, 1, out);
   if (rc == 0) rc = xc_add_param(c, out, "function", xb->sim, xb->line);
   if (rc == 0) rc = xc_add_param(c, out, "code", code, xb->line);
-  if (rc == 0)
+  if (rc == 0 && strcmp(t->name, "c_block") != 0)
     rc = xc_add_param(c, out, "implicit", out->stored->implicit ? "y" : "n",
                       xb->line);
   free(code);
@@ -457,7 +458,8 @@ int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
   if (xb->port_role) return port_block(c, xb, path, out);
   out->dialog_sets_dep_t = dialog_sets_dep_t(xb->gui);
   const bsim_block_type *t = bsim_library_find(c->lib, xb->gui);
-  if (t && (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0))
+  if (t && (strcmp(t->name, "CBLOCK") == 0 || strcmp(t->name, "CBLOCK4") == 0 ||
+            strcmp(t->name, "c_block") == 0))
     return c_block(c, xb, path, t, out);
   const bsim_block_type *ts =
       xb->sim && xb->sim[0] ? bsim_library_find(c->lib, xb->sim) : NULL;

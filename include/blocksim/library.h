@@ -103,8 +103,12 @@ BSIM_API int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
 /* C blocks (blocks/cblock.c)                                          */
 /* ------------------------------------------------------------------ */
 
-/* Compile `source`, C code defining the Xcos type-4 function `function`
- * (implicit: an implicit one) as Xcos's CBLOCK carries it, with the
+/* What bsim_library_compile_c's code defines: an Xcos type-4 function
+ * (CBLOCK's), an implicit one, or a type-1 function (c_block's). */
+enum { BSIM_C_TYPE4 = 0, BSIM_C_TYPE4_IMPLICIT = 1, BSIM_C_TYPE1 = 2 };
+
+/* Compile `source`, C code defining the Xcos function `function` of the
+ * given kind (BSIM_C_*) as Xcos's CBLOCK or c_block carries it, with the
  * system's C compiler into a shared object, and load it: the type
  * `function` (parameters as BSIM_SCICOS4_TYPE's) joins lib with origin
  * `origin` (e.g. "model.xml:12: block 'c'", also the prefix of messages).
@@ -113,7 +117,7 @@ BSIM_API int bsim_library_load_dirs(bsim_library *lib, const char *dirs,
  * code is compiled once. A compiler failure is status BSIM_ERR_INPUT with
  * the compiler's message. 0 or -1. */
 BSIM_API int bsim_library_compile_c(bsim_library *lib, const char *function,
-                                    const char *source, int implicit,
+                                    const char *source, int kind,
                                     const char *origin, bsim_error *err);
 
 /* The compiler command for C blocks (words separated by spaces, e.g.

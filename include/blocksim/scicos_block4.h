@@ -54,7 +54,7 @@ typedef void (*voidg)(void);
 typedef struct {
   int nevprt;   /* activation: bit i = event input i+1; -1 = own root */
   voidg funpt;  /* the computational function */
-  int type;     /* 4 */
+  int type;     /* 4; 10004 implicit; 1 for a type-1 function */
   void *scsptr; /* unused */
   int nz;       /* discrete state */
   double *z;

@@ -22,8 +22,14 @@ enum { MAX_TERMS = 8 };
 int bsim_run_carry_alloc(run_state *r) {
   const bsim_plan *p = r->p;
   size_t nz = 0, ny = (size_t)p->ny;
+  r->zblocks = malloc(sizeof(int) * ((size_t)p->nblocks + 1));
+  if (!r->zblocks) return -1;
+  r->nzblocks = 0;
   for (int b = 0; b < p->nblocks; b++)
-    if (p->blocks[b].active) nz += (size_t)r->run->blocks[b].b.nz;
+    if (p->blocks[b].active && r->run->blocks[b].b.nz > 0) {
+      nz += (size_t)r->run->blocks[b].b.nz;
+      r->zblocks[r->nzblocks++] = b;
+    }
   r->nsnap_z = nz;
   r->snap_z = calloc(nz ? nz : 1, sizeof(double));
   if (!r->snap_z) return -1;
@@ -37,17 +43,16 @@ int bsim_run_carry_alloc(run_state *r) {
 
 void bsim_run_carry_free(run_state *r) {
   free(r->snap_z);
+  free(r->zblocks);
   free(r->carry_buf);
 }
 
 /* The discrete states of active blocks enter f without showing in any
  * output: an event that changes them changes the equations themselves. */
 static void z_walk(run_state *r, int save, int *same) {
-  const bsim_plan *p = r->p;
   double *s = r->snap_z;
-  for (int b = 0; b < p->nblocks; b++) {
-    const bsim_block *blk = &r->run->blocks[b].b;
-    if (!p->blocks[b].active || blk->nz == 0) continue;
+  for (int k = 0; k < r->nzblocks; k++) {
+    const bsim_block *blk = &r->run->blocks[r->zblocks[k]].b;
     size_t len = sizeof(double) * (size_t)blk->nz;
     if (save)
       memcpy(s, blk->z, len);
@@ -161,9 +166,13 @@ int bsim_run_try_carry(run_state *r, bsim_error *err) {
   for (int m = 0; m < MAX_TERMS; m++)
     jumps[m] = r->carry_buf + 3 * ny + (size_t)m * ny;
   int rc = derivative_jumps(r, nterms, h, jumps);
-  /* the outputs moving with y now hold the last difference's values:
-   * settle them again at (t, y) */
-  if (bsim_run_settle_active(r, err) != 0) return -1;
+  /* The outputs moving with y now hold the last difference's values. The
+   * copy derivative_jumps took first is what settling them again at (t, y)
+   * computes (flag 1 is a function of t, x, z and the inputs, none of
+   * which the differences changed), for the price of a copy. */
+  bsim_run_bind(r->run, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
+  memcpy(r->run->outbufs, jumps[0] + (size_t)MAX_TERMS * ny,
+         sizeof(double) * r->p->noutbuf);
   if (rc < 0) return bsim_run_fail(r, err);
   if (rc > 0) return 0;
   rc = et->carry(r->eng, r->t, nterms, (const double *const *)jumps);

@@ -49,6 +49,7 @@ typedef struct run_state {
    * of active blocks before an event, scratch */
   double *snap_z, *carry_buf;
   size_t nsnap_z;
+  int *zblocks, nzblocks; /* the active blocks with discrete states */
   /* residual calls made outside the engine (carrying, choosing it) */
   long extra_res;
 

@@ -46,7 +46,8 @@ int bsim_ida_carry(void *ida_mem, double t, int nterms,
   IDAMem m = ida_mem;
   int k = history_len(m);
   if (nterms < k || k > BSIM_IDA_CARRY_MAX) return -1;
-  int n = (int)N_VGetLength(m->ida_phi[0]);
+  /* the engine's vectors are serial ones (solvers/ida.c): read directly */
+  int n = (int)NV_LENGTH_S(m->ida_phi[0]);
   /* s_j = tau_j - t, and the weight psi[0] ... psi[j-1] of difference j */
   double s[BSIM_IDA_CARRY_MAX + 1], w[BSIM_IDA_CARRY_MAX + 1];
   double *phi[BSIM_IDA_CARRY_MAX + 1];
@@ -57,7 +58,7 @@ int bsim_ida_carry(void *ida_mem, double t, int nterms,
     w[j] = w[j - 1] * m->ida_psi[j - 1];
   }
   for (int j = 0; j <= k; j++)
-    phi[j] = N_VGetArrayPointer(m->ida_phi[j]);
+    phi[j] = NV_DATA_S(m->ida_phi[j]);
   double q[BSIM_IDA_CARRY_MAX + 1];
   for (int i = 0; i < n; i++) {
     int any = 0;

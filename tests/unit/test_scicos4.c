@@ -6,7 +6,9 @@
  * are checked against closed forms, and against what Scilab's simulator
  * computed with the same C files compiled into Scilab
  * (tests/data/scicos4/xcos_ref.sce and run_refs.sh made the .xcos
- * diagrams and their records ref_<name>/).
+ * diagrams and their records ref_<name>/). The plugin's one type-1
+ * function (xs_crossings1, Xcos's older argument list) is compared the
+ * same way (tests/data/scicos1/): its outputs are crossing counts, exact.
  *
  * Tolerances: runs at rtol 1e-9, atol 1e-11 keep the global error of
  * these smooth or piecewise-smooth solutions near 1e-8, so 1e-6 absolute
@@ -221,6 +223,11 @@ static void against_xcos(void) {
        1e-6},
       {"runmean.xcos", "CSCOPE_1", "scicos4/ref_runmean/CSCOPE_4.csv", 5,
        1e-12},
+      /* a type-1 function (blocks/scicos1.c), counting crossings */
+      {"../scicos1/crossings1.xml", "scope",
+       "scicos1/ref_crossings1/CSCOPE_3.csv", 10, 1e-12},
+      {"../scicos1/crossings1.xcos", "CSCOPE_1",
+       "scicos1/ref_crossings1/CSCOPE_3.csv", 10, 1e-12},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     bsim_error err;

@@ -109,10 +109,12 @@ static int port_kind_index(int kind) {
 }
 
 /* Per block of a level: its node (fict), its real number, or for a
- * superblock the node before each kind of its ports. */
+ * superblock the node before each kind of its ports (pind[0..3]) and how
+ * many ports of each kind it has (pind[4..7]: a port number beyond them,
+ * which only a damaged file holds, names no node). */
 typedef struct where {
   int fict, real;
-  int pind[4];
+  int pind[8];
 } where;
 
 static int number_level(numbering *nb, xc_level *l, const char *path,
@@ -147,11 +149,12 @@ static int link_end(const xc_level *l, const where *w, const int *pind, int b,
     int no = (int)sciv_num(xb->ipar, 0, -1);
     if (no < 1) no = atoi(sciv_str(xb->exprs, 0) ? sciv_str(xb->exprs, 0) : "");
     e->fict = pind[k] + no;
-    return e->fict > pind[k];
+    return no >= 1 && no <= pind[4 + k];
   }
   if (xb->child) {
-    e->fict = w[b].pind[port_kind_index(kind)] + xc_port_number(xb, p);
-    return 1;
+    int k = port_kind_index(kind), no = xc_port_number(xb, p);
+    e->fict = w[b].pind[k] + no;
+    return no >= 1 && no <= w[b].pind[4 + k];
   }
   if (w[b].fict) {
     e->fict = w[b].fict;
@@ -213,6 +216,7 @@ static int number_level(numbering *nb, xc_level *l, const char *path,
           count[port_kind_index(b->ports[p].kind)]++;
       for (int k = 0; k < 4; k++) {
         w[i].pind[k] = nb->fict;
+        w[i].pind[4 + k] = count[k];
         nb->fict += count[k];
       }
       rc = number_level(nb, b->child, path, w[i].pind, level);

@@ -55,6 +55,10 @@ expect_fail(2 "badref\\.zcos:[0-9]+: block 'EVTDLY_c'.*dictionary reference 999 
             check "${errs}/badref.zcos")
 expect_fail(2 "missing_port\\.xcos:[0-9]+: link to a missing port 'no-such-port'.*block 'IN_f'"
             check "${errs}/missing_port.xcos")
+# A superblock's output port numbered 66 of 2 (found by fuzz_xcos, which
+# once read past the link numbering's node table on it).
+expect_fail(2 "port_beyond\\.zcos:[0-9]+: block 'SUPER_f_1/OUT_f_2': output port 66 of superblock 'SUPER_f_1' leaves a gap"
+            check "${errs}/port_beyond.zcos")
 expect_fail(2 "unknown_block\\.xcos:[0-9]+: block 'times3/NO_SUCH_BLOCK_1': blocksim has no block NO_SUCH_BLOCK"
             run "${errs}/unknown_block.xcos")
 

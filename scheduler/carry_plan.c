@@ -101,9 +101,10 @@ static int carried_event(const bsim_plan *p, int e) {
 }
 
 /* dF/dy cannot change while the diagram runs when every block evaluated
- * during integration is linear with constant coefficients or a source (no
+ * during integration is linear with constant coefficients, a source (no
  * inputs, no states: its rows are empty and its outputs depend on t
- * alone), none has modes, and nothing is implicit, acausal or torn: ODE
+ * alone) or a sink (no outputs, no states: it adds nothing to F), none
+ * of the first two has modes, and nothing is implicit, acausal or torn: ODE
  * engines then reuse the first analytic Jacobian after each cold restart,
  * and get the same matrix bit for bit without its cost. */
 static int jacobian_constant(const bsim_plan *p) {
@@ -112,7 +113,9 @@ static int jacobian_constant(const bsim_plan *p) {
     const plan_block *pb = &p->blocks[b];
     const bsim_model *m = &pb->fb->model;
     if (!pb->active) continue;
-    if (pb->nmode > 0 || m->implicit || bsim_plan_is_comp(p, b)) return 0;
+    if (m->implicit || bsim_plan_is_comp(p, b)) return 0;
+    if (m->nout == 0 && m->nx == 0) continue; /* a sink: no rows, no terms */
+    if (pb->nmode > 0) return 0;
     if (!linear_block(p, b) && (m->nin > 0 || m->nx > 0)) return 0;
   }
   return 1;

@@ -2,9 +2,10 @@
  * The constant Jacobian (scheduler/carry_plan.c classifies, jacobian.c
  * keeps it): a diagram whose integrated part is linear with constant
  * coefficients (hybrid/sampled_pi.xml: a CLR plant fed by a held sampled
- * PI) is classified constant, and its analytic dF/dy evaluated afresh at
- * two unrelated points is the same matrix bit for bit, so keeping the
- * first one is exact; a nonlinear plant (hybrid/sampled_loop_nl.xml,
+ * PI; hybrid/sampled_loop.xml, the same with a sine source and a block
+ * watching a surface) is classified constant, and its analytic dF/dy
+ * evaluated afresh at two unrelated points is the same matrix bit for
+ * bit, so keeping the first one is exact; a nonlinear plant (hybrid/sampled_loop_nl.xml,
  * x' = u - x - x^3) is not classified constant, and its matrix does
  * change between the points (the comparison can fail). A run of
  * cvode-bdf, which restarts at every sample, gives bit-identical records
@@ -84,6 +85,9 @@ static void check_matrix(const char *file, int want_constant) {
 
 int main(void) {
   check_matrix("hybrid/sampled_pi.xml", 1);
+  /* the same with a sine, and a surface watched by NEGTOPOS_f, which
+   * has no outputs: still constant */
+  check_matrix("hybrid/sampled_loop.xml", 1);
   check_matrix("hybrid/sampled_loop_nl.xml", 0);
 
   /* the run: kept matrix against evaluations at every restart */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocksim/scicos_type1.h"
 #include "diagrams/dg_util.h"
 #include "diagrams/xcos/xcos_int.h"
 
@@ -453,6 +454,30 @@ static int dialog_sets_dep_t(const char *gui) {
   return 0;
 }
 
+/* A plugin's Xcos function called with the other argument list would
+ * crash: the function type the file gives (1, or 2001 for C; 4 and its
+ * variants) must be the one the function was registered with. */
+static int check_fn_type(xc_ctx *c, const xc_block *xb, const char *path,
+                         const bsim_block_type *ts) {
+  int st = xb->simtype;
+  int file1 = st == 1 || st == 1001 || st == 2001;
+  int file4 = st == 4 || st == 2004 || st == 10004 || st == 12004;
+  int reg1 = ts->define == bsim_scicos1_define;
+  int reg4 = ts->define == bsim_scicos4_define ||
+             ts->define == bsim_scicos4_define_implicit;
+  if ((file1 && reg4) || (file4 && reg1)) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s): the file calls '%s' as a "
+                   "function of type %d, but it is registered as a type-%d "
+                   "function (hint: register it with BSIM_SCICOS%d_TYPE, or "
+                   "correct the block's function type)",
+                   c->file, xb->line, path, xb->gui, xb->sim, st, reg1 ? 1 : 4,
+                   file1 ? 1 : 4);
+    return -1;
+  }
+  return 0;
+}
+
 int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
                     dg_block *out) {
   if (xb->port_role) return port_block(c, xb, path, out);
@@ -468,6 +493,7 @@ int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
    * (scifunc_block_m's code: strings in opar) */
   if (mapped && strchr(t->xcos_exprs, ';'))
     return from_exprs(c, xb, path, t, out);
+  if (ts && check_fn_type(c, xb, path, ts) != 0) return -1;
   if (ts && (frozen || !mapped)) return stored_model(c, xb, path, ts, 1, out);
   if (mapped) {
     if (from_exprs(c, xb, path, t, out)) return -1;

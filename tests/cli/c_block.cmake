@@ -28,3 +28,11 @@ string(REPLACE "/ rpar[0];" "/ rpar[0] * not_declared;" text "${text}")
 file(WRITE "${WORK}/broken.xml" "${text}")
 expect_fail(2 "broken.xml:[0-9]+: block 'lag' [(]c_block[)]: compiling its C code failed[^\n]*\nblock.c[^\n]*\nblock.c:14:[0-9]+: error: [^\n]*not_declared"
             check "${WORK}/broken.xml")
+
+# The native format cannot hold a compiled C block: convert refuses it
+# (and writes nothing).
+expect_fail(2 "c_block.xcos:[0-9]+: block 'c_block_1' [(]c_block[)]: a C block compiled from its source"
+            convert "${DATA}/c_block/c_block.xcos" -o "${WORK}/converted.xml")
+if(EXISTS "${WORK}/converted.xml")
+  message(FATAL_ERROR "convert wrote a file for a diagram it refused")
+endif()

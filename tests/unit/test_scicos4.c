@@ -240,6 +240,53 @@ static void against_xcos(void) {
   }
 }
 
+/* An .xcos file calling a plugin's function with the other argument list
+ * (type 1 for a type-4 function, or the reverse) is bad input, not a
+ * crash. */
+static void wrong_function_type(void) {
+  static const struct {
+    const char *file, *from, *to, *words;
+  } cases[] = {
+      {"scicos1/crossings1.xcos",
+       "simulationFunctionName=\"xs_crossings1\" "
+       "simulationFunctionType=\"TYPE_1\"",
+       "simulationFunctionName=\"xs_crossings1\" "
+       "simulationFunctionType=\"C_OR_FORTRAN\"",
+       "calls 'xs_crossings1' as a function of type 4, but it is registered "
+       "as a type-1 function"},
+      {"scicos4/satmode.xcos",
+       "simulationFunctionName=\"xs_satmode\" "
+       "simulationFunctionType=\"C_OR_FORTRAN\"",
+       "simulationFunctionName=\"xs_satmode\" "
+       "simulationFunctionType=\"DYNAMIC_C_1\"",
+       "calls 'xs_satmode' as a function of type 2001, but it is registered "
+       "as a type-4 function"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", BSIM_TEST_DATA, cases[i].file);
+    static char text[200000], out[200100];
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = '\0';
+    char *at = strstr(text, cases[i].from);
+    CHECK(at != NULL, "%s: nothing to replace", cases[i].file);
+    if (!at) continue;
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, cases[i].to,
+             at + strlen(cases[i].from));
+    bsim_error err;
+    bsim_error_clear(&err);
+    bsim_diagram *d =
+        bsim_diagram_load_memory("variant.xcos", out, strlen(out), lib, &err);
+    CHECK(!d && err.status == BSIM_ERR_INPUT, "%s: accepted (status %d)",
+          cases[i].file, err.status);
+    CHECK(strstr(err.message, cases[i].words) != NULL, "%s: message: %s",
+          cases[i].file, err.message);
+    bsim_diagram_free(d);
+  }
+}
+
 /* ---- the services' thread-local block --------------------------------- */
 
 /* Two threads run the mode and event blocks at once; each must get the
@@ -310,6 +357,7 @@ int main(void) {
   runmean();
   implicit();
   against_xcos();
+  wrong_function_type();
   threads();
   bsim_library_free(lib);
   return failures ? 1 : 0;

@@ -1,5 +1,6 @@
 /*
- * Index analysis and index-2 reduction of a compiled plan (index.c).
+ * Index analysis and index-2 reduction of a compiled plan (index.c,
+ * index_incidence.c, index_run.c).
  * Private to the scheduler.
  */
 #ifndef BSIM_INDEX_H
@@ -24,7 +25,20 @@ struct bsim_plan_index {
 int bsim_plan_index(bsim_plan *p, bsim_error *err);
 void bsim_plan_index_free(bsim_plan *p);
 
-/* F of the reduced system (engine callback shape, run x). */
+/* Which unknowns row i of F reads: py[i * n + j] for y_j, pyp for y'_j
+ * (index_incidence.c). */
+typedef struct bsim_index_inc {
+  int n;
+  char *py, *pyp;
+} bsim_index_inc;
+
+/* Rows from the plan's coarse pattern (states, torn signals), and from
+ * the probes for components. 0, 1 when the analysis gives up (a block
+ * fails at the probes), -1 out of memory; I's arrays are the caller's to
+ * free in every case. */
+int bsim_index_incidence(const bsim_plan *p, bsim_index_inc *I);
+
+/* F of the reduced system (index_run.c) (engine callback shape, run x). */
 int bsim_run_index_residual(bsim_run *x, double t, const double *y,
                             const double *yp, double *res);
 /* Its Jacobian J = dF/dy + cj dF/dy' over the dense pattern the plan

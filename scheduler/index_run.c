@@ -1,0 +1,91 @@
+/*
+ * The reduced system at run time (index.c decides the reduction at
+ * compile time): F with the differentiated rows appended, evaluated by
+ * central differences in time, and its Newton matrix. Apart from the
+ * analysis because it is on the integrator's path, the analysis is not.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "scheduler/index.h"
+
+int bsim_run_index_residual(bsim_run *x, double t, const double *y,
+                            const double *yp, double *res) {
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_index *ix = p->ix;
+  int n = ix->ny0;
+  double *yph = x->ixbuf, *ydot = yph + n, *yq = ydot + n, *r1 = yq + n,
+         *r2 = r1 + n;
+  memcpy(yph, yp, sizeof(double) * (size_t)n);
+  for (int k = 0; k < ix->nd; k++)
+    yph[ix->dcol[k]] = y[n + k];
+  memset(ydot, 0, sizeof(double) * (size_t)n);
+  for (int q = 0; q < ix->nvd; q++) {
+    int j = ix->vd[q];
+    ydot[j] = ix->slot_of[j] >= 0 ? y[ix->slot_of[j]] : yp[j];
+  }
+  /* central differences: truncation error ~ h^2, rounding ~ eps / h, so
+   * h ~ eps^(1/3) of the run's time scale; exactly representable in t */
+  double tp = t + 6e-6 * x->tscale, hh = tp - t;
+  int rc = BSIM_CB_OK;
+  for (int side = 0; side < 2 && rc == BSIM_CB_OK; side++) {
+    double s = side ? -hh : hh;
+    for (int j = 0; j < n; j++)
+      yq[j] = y[j] + s * ydot[j];
+    rc = bsim_run_base_residual(x, t + s, yq, yph, side ? r2 : r1);
+  }
+  if (rc == BSIM_CB_OK) rc = bsim_run_base_residual(x, t, y, yph, res);
+  if (rc != BSIM_CB_OK) return rc;
+  for (int k = 0; k < ix->nd; k++)
+    res[n + k] = (r1[ix->drow[k]] - r2[ix->drow[k]]) / (2 * hh);
+  return BSIM_CB_OK;
+}
+
+/* Scratch of the reduced Jacobian: base dF/dy and dF/dy' by columns. */
+int bsim_run_index_jacobian(double t, const double *y, const double *yp,
+                            double cj, double *values, void *user) {
+  bsim_run *x = user;
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_index *ix = p->ix;
+  int n = ix->ny0, N = p->ny;
+  double *yph = x->ixbuf, *yq = yph + n, *f0 = yq + n, *f1 = f0 + n,
+         *col = f1 + n;
+  memcpy(yph, yp, sizeof(double) * (size_t)n);
+  for (int k = 0; k < ix->nd; k++)
+    yph[ix->dcol[k]] = y[n + k];
+  memcpy(yq, y, sizeof(double) * (size_t)n);
+  int rc = bsim_run_base_residual(x, t, y, yph, f0);
+  memset(values, 0, sizeof(double) * (size_t)N * (size_t)N);
+  /* column c of the base matrix d/dv_j (v = y or y'), one difference */
+  for (int j = 0; j < n && rc == BSIM_CB_OK; j++)
+    for (int wrt = 0; wrt < 2 && rc == BSIM_CB_OK; wrt++) {
+      if (wrt && !ix->state0[j] && ix->slot_of[j] < 0) continue;
+      double *v = wrt ? yph : yq, v0 = v[j];
+      double h = 1.4901161193847656e-08 * fmax(fabs(v0), 1.0);
+      v[j] = v0 + h;
+      double hh = v[j] - v0;
+      rc = bsim_run_base_residual(x, t, yq, yph, f1);
+      v[j] = v0;
+      for (int i = 0; i < n; i++)
+        col[i] = (f1[i] - f0[i]) / hh;
+      /* where the column goes: y_j; y'_j (times cj) or its dummy */
+      int slot = ix->slot_of[j];
+      double *out = values + (size_t)(wrt && slot >= 0 ? slot : j) * (size_t)N;
+      double a = wrt && slot < 0 ? cj : 1.0;
+      if (wrt && (ix->state0[j] || slot >= 0))
+        for (int i = 0; i < n; i++)
+          out[i] += a * col[i];
+      if (!wrt)
+        for (int i = 0; i < n; i++)
+          out[i] += col[i];
+      /* G rows read y_j's derivative: its dummy, or y'_j (times cj) */
+      if (!wrt) {
+        double *g = values + (size_t)(slot >= 0 ? slot : j) * (size_t)N;
+        double b = slot >= 0 ? 1.0 : cj;
+        for (int k = 0; k < ix->nd; k++)
+          g[n + k] += b * col[ix->drow[k]];
+      }
+    }
+  bsim_run_base_residual(x, t, y, yph, f0); /* buffers at the point */
+  return rc;
+}

@@ -19,6 +19,11 @@
 enum { MAX_DEPTH = 100, MAX_ARGS = 6, MAX_NAME = 63, MAX_NUMBER = 127 };
 /* A parameter larger than this is a typo, not a model. */
 #define MAX_ELEMS ((long)BSIM_MAX_ELEMS)
+/* Products and factorisations cost n^3: on matrices within MAX_ELEMS
+ * that is minutes (a fuzzer found eye(2688) * eye(2688)). Loading a
+ * diagram must take bounded time, so an operation of more multiply-adds
+ * than this (about a second) is refused. */
+#define MAX_WORK 1e9
 
 /* A value while it is computed: a real matrix (booleans are 0/1), a
  * string, or a polynomial. Richer than bsim_value, which is what leaves
@@ -62,6 +67,11 @@ typedef struct parser {
 /* Records the first error in P->msg; always returns -1. */
 int ex_fail(parser *P, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* 0, or -1 with P failed when the operator or function `kind` `name`
+ * ("operator", "*") would cost more than MAX_WORK multiply-adds. */
+int ex_work(parser *P, const char *kind, const char *name, size_t pos,
+            double work);
 
 /* Messages count columns from 1. */
 static inline size_t col(size_t pos) {

@@ -43,6 +43,13 @@ static int need_square(parser *P, const char *name, const mat *a, size_t pos) {
   return 0;
 }
 
+/* A square matrix for a factorisation, which costs about n^3. */
+static int need_factor(parser *P, const char *name, const mat *a, size_t pos) {
+  if (need_square(P, name, a, pos)) return -1;
+  double n = (double)a->rows;
+  return ex_work(P, "function", name, pos, n * n * n);
+}
+
 /* LU of a square matrix: *lu and *perm allocated; returns the sign, or 0
  * with P failed. Singular matrices are reported by the caller. */
 typedef struct lu {
@@ -78,7 +85,7 @@ static int singular(const lu *f) {
 
 static int call_inv(parser *P, const char *name, size_t pos, const mat *a,
                     mat *out) {
-  if (need_square(P, name, a, pos)) return -1;
+  if (need_factor(P, name, a, pos)) return -1;
   lu f;
   if (lu_of(P, a, &f)) return -1;
   int rc;
@@ -111,6 +118,9 @@ int ex_solve(parser *P, const mat *A, const mat *B, int left, size_t pos,
                    what, col(pos), left ? A->rows : B->rows,
                    left ? A->cols : B->cols, left ? B->rows : A->rows,
                    left ? B->cols : A->cols, left ? "rows" : "columns");
+  double nd = (double)n, nrhs = (double)(left ? B->cols : B->rows);
+  if (ex_work(P, "operator", left ? "\\" : "/", pos, nd * nd * (nd + nrhs)))
+    return -1;
   /* [] \ [] is empty, as in Scilab (GSL has no 0 x 0 matrices) */
   if (n == 0) return ex_mat_new(P, out, left ? 0 : B->rows, left ? B->cols : 0);
   /* B / A = (A' \ B')'. */
@@ -152,7 +162,7 @@ fail:
 }
 
 static int call_det(parser *P, size_t pos, const mat *a, mat *out) {
-  if (need_square(P, "det", a, pos)) return -1;
+  if (need_factor(P, "det", a, pos)) return -1;
   lu f;
   if (lu_of(P, a, &f)) return -1;
   double d = gsl_linalg_LU_det(f.m, f.sign);
@@ -161,7 +171,7 @@ static int call_det(parser *P, size_t pos, const mat *a, mat *out) {
 }
 
 static int call_expm(parser *P, size_t pos, const mat *a, mat *out) {
-  if (need_square(P, "expm", a, pos)) return -1;
+  if (need_factor(P, "expm", a, pos)) return -1;
   gsl_matrix *g = to_gsl(a),
              *e = gsl_matrix_alloc((size_t)a->rows, (size_t)a->rows);
   int rc = g && e ? 0 : ex_fail(P, "out of memory");
@@ -184,7 +194,7 @@ static int call_expm(parser *P, size_t pos, const mat *a, mat *out) {
  * unknown and an Xcos reader can use the values stored in the file. */
 static int call_ppol(parser *P, size_t pos, mat *args, mat *out) {
   const mat *A = &args[0], *B = &args[1], *p = &args[2];
-  if (need_square(P, "ppol", A, pos) || ex_need_real(P, B, "ppol", pos) ||
+  if (need_factor(P, "ppol", A, pos) || ex_need_real(P, B, "ppol", pos) ||
       ex_need_real(P, p, "ppol", pos))
     return -1;
   int n = A->rows;
@@ -249,6 +259,8 @@ static int call_norm(parser *P, size_t pos, const mat *a, mat *out) {
   }
   /* The 2-norm of a matrix: its largest singular value. */
   int tall = a->rows >= a->cols;
+  double lo = tall ? a->cols : a->rows, hi = tall ? a->rows : a->cols;
+  if (ex_work(P, "function", "norm", pos, hi * lo * lo)) return -1;
   mat t = {0};
   if (ex_copy(P, &t, a) || (!tall && ex_transpose(P, &t))) return -1;
   gsl_matrix *u = to_gsl(&t);

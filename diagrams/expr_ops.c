@@ -128,6 +128,16 @@ int ex_elementwise(parser *P, const mat *a, const mat *b, fn2 f,
   return 0;
 }
 
+int ex_work(parser *P, const char *kind, const char *name, size_t pos,
+            double work) {
+  if (work <= MAX_WORK) return 0;
+  return ex_fail(P,
+                 "%s '%s' at column %zu: %.3g multiply-adds are too much work "
+                 "for a parameter expression (at most %.0e); compute such a "
+                 "value outside the diagram and pass the result in",
+                 kind, name, col(pos), work, MAX_WORK);
+}
+
 static int matmul(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
   if (is_scalar(a) || is_scalar(b))
     return ex_elementwise(P, a, b, op_mul, "operator '*'", pos, 0, out);
@@ -136,6 +146,9 @@ static int matmul(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
                    "operator '*' at column %zu: sizes %dx%d and %dx%d do not "
                    "match (columns of the left must equal rows of the right)",
                    col(pos), a->rows, a->cols, b->rows, b->cols);
+  if (ex_work(P, "operator", "*", pos,
+              (double)a->rows * (double)a->cols * (double)b->cols))
+    return -1;
   if (ex_mat_new(P, out, a->rows, b->cols)) return -1;
   for (int j = 0; j < b->cols; j++)
     for (int k = 0; k < a->cols; k++) {
@@ -177,6 +190,10 @@ static int matpow(parser *P, const mat *a, const mat *b, size_t pos, mat *out) {
                    "matrix and an integer exponent (use .^ for element-wise "
                    "powers)",
                    col(pos), a->rows, a->cols, b->rows, b->cols);
+  /* at most two products per bit of the exponent */
+  double n3 = (double)a->rows * (double)a->rows * (double)a->rows;
+  if (ex_work(P, "operator", "^", pos, 2 * n3 * (1 + floor(log2(fabs(e) + 1)))))
+    return -1;
   mat result, base = {0}, tmp;
   if (ex_identity(P, &result, a->rows, a->cols)) return -1;
   /* A^-k = inv(A)^k, as Scilab computes R^(-1). */

@@ -204,6 +204,17 @@ static void test_errors(const bsim_scope *sc) {
   expect_error(sc, "zeros(1, 2, 3)", "wrong number of arguments");
   expect_error(sc, "zeros(-1, 2)", "non-negative integers");
   expect_error(sc, "ones(1e6, 1e6)", "too large");
+  /* Cubic work is bounded (1e9 multiply-adds), so that loading takes
+   * bounded time: the fuzzer's eye(2688) * eye(2688) ran for minutes. */
+  expect_error(sc, "min(eye(2688) * (eye(2688) * 66e343))",
+               "operator '*' at column 15: 1.94e+10 multiply-adds are too "
+               "much work for a parameter expression (at most 1e+09)");
+  expect_error(sc, "inv(eye(1001))", "function 'inv' at column 1: 1e+09");
+  expect_error(sc, "det(eye(1001))", "too much work");
+  expect_error(sc, "eye(1001) \\ ones(1001, 1)", "operator '\\'");
+  expect_error(sc, "ones(1, 1001) / eye(1001)", "operator '/'");
+  expect_error(sc, "eye(1000)^4", "operator '^'");
+  expect_error(sc, "norm(ones(2000, 1000))", "function 'norm'");
   expect_error(sc, "1 # 2", "unexpected '#' at column 3");
   expect_error(sc, "", "unexpected end of expression at column 1");
   char deep[400];

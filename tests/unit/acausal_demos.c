@@ -102,26 +102,9 @@ static int check_demo(const char *demo, int report) {
     cases_seen++;
     char path[1024], msg[3000] = "";
     snprintf(path, sizeof path, "%s/%s/%s.csv.gz", DEMOS, demo, c->ref);
-    ref_csv *ref = ref_csv_load(path);
-    double worst = INFINITY;
-    int ok = 0;
-    if (!ref) {
-      snprintf(msg, sizeof msg, "cannot read %s", path);
-    } else if (!s) {
-      snprintf(msg, sizeof msg, "the run failed: %s", err.message);
-    } else {
-      if (c->before > 0) ref_csv_before(ref, c->before);
-      ref->skip = c->skip;
-      size_t rows = 0;
-      int cols = 0;
-      const double *rec = record_of(s, c->path, &rows, &cols);
-      if (!rec)
-        snprintf(msg, sizeof msg, "no record of '%s'", c->path);
-      else
-        ok = compare_record(rec, rows, cols, ref, c->tol, &worst, msg,
-                            sizeof msg) == 0;
-    }
-    ref_csv_free(ref);
+    double worst;
+    int ok = compare_sink(s, err.message, path, c->path, c->before, c->skip,
+                          c->tol, &worst, msg, sizeof msg);
     if (report)
       printf("%s %s worst %.3g of the peak (allowed %.3g)%s%s\n", demo, c->ref,
              worst, c->tol, ok ? "" : ": ", ok ? "" : msg);

@@ -207,4 +207,35 @@ static inline int compare_record(const double *rec, size_t rows, int cols,
   return bad ? -1 : 0;
 }
 
+/* One sink against Scilab's record in the file `ref_path`: the record of
+ * block `record` in run s (NULL when the run failed: run_error says why),
+ * compared before time `before` only when it is > 0 and from kept row
+ * `skip` on, within frac of each column's peak. 1 when it matches; *worst
+ * the largest difference found; msg why not. */
+static inline int compare_sink(const bsim_sim *s, const char *run_error,
+                               const char *ref_path, const char *record,
+                               double before, size_t skip, double frac,
+                               double *worst, char *msg, size_t msglen) {
+  ref_csv *ref = ref_csv_load(ref_path);
+  int ok = 0;
+  *worst = INFINITY;
+  if (!ref) {
+    snprintf(msg, msglen, "cannot read %s", ref_path);
+  } else if (!s) {
+    snprintf(msg, msglen, "the run failed: %s", run_error);
+  } else {
+    if (before > 0) ref_csv_before(ref, before);
+    ref->skip = skip;
+    size_t rows = 0;
+    int cols = 0;
+    const double *rec = record_of(s, record, &rows, &cols);
+    if (!rec)
+      snprintf(msg, msglen, "no record of '%s'", record);
+    else
+      ok = compare_record(rec, rows, cols, ref, frac, worst, msg, msglen) == 0;
+  }
+  ref_csv_free(ref);
+  return ok;
+}
+
 #endif

@@ -335,7 +335,6 @@ static const sink_case cases[] = {
 
 #define NCASES (sizeof cases / sizeof cases[0])
 
-
 /* Run the diagram in text (len bytes), to tf when > 0 and with set's
  * tolerances when set is non-NULL; with native non-NULL, also convert it to
  * the native format (*native malloc'ed, *nlen). */
@@ -410,25 +409,9 @@ static int check_cases(const char *demo, const char *variant,
     char path[1024], msg[3000] = "";
     snprintf(path, sizeof path, "%s/%s/%s%s%s.csv.gz", DEMOS, demo,
              set ? set->dir : "", set ? "/" : "", c->ref);
-    ref_csv *ref = ref_csv_load(path);
-    if (ref && c->tf > 0) ref_csv_before(ref, c->tf);
-    double worst = INFINITY;
-    int ok = 0;
-    if (!ref) {
-      snprintf(msg, sizeof msg, "cannot read %s", path);
-    } else if (!s) {
-      snprintf(msg, sizeof msg, "the run failed: %s", err->message);
-    } else {
-      size_t rows = 0;
-      int cols = 0;
-      const double *rec = record_of(s, c->path, &rows, &cols);
-      if (!rec)
-        snprintf(msg, sizeof msg, "no record of '%s'", c->path);
-      else
-        ok = compare_record(rec, rows, cols, ref, c->tol, &worst, msg,
-                            sizeof msg) == 0;
-    }
-    ref_csv_free(ref);
+    double worst;
+    int ok = compare_sink(s, err->message, path, c->path, c->tf, 0, c->tol,
+                          &worst, msg, sizeof msg);
     if (report)
       printf("%s %s %s worst %.3g%s%s\n", variant, c->ref, c->path, worst,
              ok ? "" : ": ", ok ? "" : msg);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagrams/dg_util.h"
 #include "diagrams/flatten_int.h"
 
 /* "p, n" — a block's connector names, for hints. */
@@ -88,14 +89,6 @@ int dg_fl_connect_link(fl *f, const dg_link *l, const int *where,
   return 0;
 }
 
-static int find(int *parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
-
 static int same_domain(const bsim_domain *a, const bsim_domain *b) {
   return a == b || (a && b && strcmp(a->name, b->name) == 0 &&
                     a->npot == b->npot && a->nflow == b->nflow);
@@ -143,13 +136,13 @@ int dg_fl_connection_sets(fl *f, bsim_flat *out) {
     first[i].node = -1;
   }
   for (int c = 0; rc == 0 && c < f->ncon; c++) {
-    int x = find(parent, base[f->con[c].a_node] + f->con[c].a_con);
-    int y = find(parent, base[f->con[c].b_node] + f->con[c].b_con);
+    int x = dg_set_root(parent, base[f->con[c].a_node] + f->con[c].a_con);
+    int y = dg_set_root(parent, base[f->con[c].b_node] + f->con[c].b_con);
     if (x != y) parent[y] = x;
     if (!line[x]) line[x] = f->con[c].line;
   }
   for (int c = 0; rc == 0 && c < f->ncon; c++) {
-    int r = find(parent, base[f->con[c].a_node] + f->con[c].a_con);
+    int r = dg_set_root(parent, base[f->con[c].a_node] + f->con[c].a_con);
     if (!line[r]) line[r] = f->con[c].line;
   }
   /* Sets numbered in flat block order, connectors in order. */
@@ -163,7 +156,7 @@ int dg_fl_connection_sets(fl *f, bsim_flat *out) {
       break;
     }
     for (int k = 0; k < nd->model.ncon && rc == 0; k++) {
-      int r = find(parent, base[i] + k);
+      int r = dg_set_root(parent, base[i] + k);
       if (first[r].node < 0) {
         first[r] = (member){i, k};
         id[r] = nsets++;

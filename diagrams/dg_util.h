@@ -59,4 +59,15 @@ int dg_load_plugin(bsim_library *lib, const char *file, int line,
  * set. Implemented in diagrams/sizes.c. */
 int dg_infer_sizes(bsim_flat *f, const int *link_lines, bsim_error *err);
 
+/* The representative of i's set in a union-find forest (parent[i] == i at
+ * a root), halving the path on the way: connection sets, Xcos nets and
+ * implicit nets are all joined this way. */
+static inline int dg_set_root(int *parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
 #endif

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagrams/dg_util.h"
 #include "diagrams/xcos/xcos_int.h"
 
 static int is_implicit(int kind) {
@@ -103,14 +104,6 @@ int xc_con_ref(xc_ctx *c, const xc_block *b, int p, char *buf, size_t len) {
   return 0;
 }
 
-static int find_root(int *parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
-
 /* One block port an implicit link touches (splits are not ends). */
 typedef struct iend {
   int block, port, line;
@@ -146,14 +139,14 @@ int xc_implicit_nets(xc_ctx *c, const xc_level *l,
     int b = l->blocks[k->to_block].kind == XB_SPLIT
                 ? k->to_block
                 : nb + end_id(ends, &nends, k->to_block, k->to_port, k->line);
-    a = find_root(parent, a);
-    b = find_root(parent, b);
+    a = dg_set_root(parent, a);
+    b = dg_set_root(parent, b);
     if (a != b) parent[b] = a;
   }
   for (int i = 0; rc == 0 && i < nb + 2 * nl; i++)
     anchor[i] = -1;
   for (int e = 0; rc == 0 && e < nends; e++) {
-    int r = find_root(parent, nb + e);
+    int r = dg_set_root(parent, nb + e);
     if (anchor[r] < 0) {
       anchor[r] = e;
       continue;

@@ -13,18 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagrams/dg_util.h"
 #include "diagrams/xcos/xcos_int.h"
 
 static int is_output(int kind) {
   return kind == XP_OUT || kind == XP_EVOUT || kind == XP_IMPOUT;
-}
-
-static int find_root(int *parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
 }
 
 typedef struct wires {
@@ -70,7 +63,8 @@ static int resolve_nets(xc_ctx *c, const xc_level *l, wires *w) {
     int s0 = l->blocks[k->from_block].kind == XB_SPLIT;
     int s1 = l->blocks[k->to_block].kind == XB_SPLIT;
     if (s0 && s1) {
-      parent[find_root(parent, k->from_block)] = find_root(parent, k->to_block);
+      parent[dg_set_root(parent, k->from_block)] =
+          dg_set_root(parent, k->to_block);
     } else if (s0 || s1) {
       int split = s0 ? k->from_block : k->to_block;
       ends[nends++] = (end){split, s0 ? k->to_block : k->from_block,
@@ -98,7 +92,7 @@ static int resolve_nets(xc_ctx *c, const xc_level *l, wires *w) {
   }
   /* each net: its one source feeds every destination */
   for (int i = 0; i < nends; i++)
-    ends[i].net = find_root(parent, ends[i].net);
+    ends[i].net = dg_set_root(parent, ends[i].net);
   for (int i = 0; i < nends && rc == 0; i++) {
     const end *e = &ends[i];
     if (!is_output(l->blocks[e->block].ports[e->port].kind)) continue;

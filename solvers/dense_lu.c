@@ -1,34 +1,28 @@
 /*
- * The dense LU solver of dense_lu.h. SUNDIALS stores the matrix by
- * columns; GSL reads row-major arrays, so it sees the transpose A' and
- * factors P A' = L U. Then A = U' L' P, and A x = b is solved as U' v = b,
- * L' w = v, x = P^-1 w. A zero pivot is reported as SUNDIALS' own dense
- * solver reports it, a recoverable failure of the setup (the integrator
- * retries with a smaller step).
+ * The dense LU solver of dense_lu.h: Gaussian elimination with partial
+ * pivoting on SUNDIALS' column-major storage, in place (L below the
+ * diagonal with a unit diagonal, U on and above it). The elimination goes
+ * column by column and skips a column whose multiplier is zero, so the
+ * structural zeros of a circuit's or a chain's Jacobian cost nothing. A
+ * zero pivot is reported as SUNDIALS' own dense solver reports it, a
+ * recoverable failure of the setup (the integrator retries with a smaller
+ * step).
  */
 #include "solvers/dense_lu.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_blas.h>
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_permutation.h>
-#include <gsl/gsl_permute_vector.h>
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 typedef struct lu {
-  gsl_permutation *perm;
+  sunindextype *piv; /* row k was swapped with row piv[k] at step k */
   sunindextype last_flag;
 } lu;
 
 #define LU(S) ((lu *)(S)->content)
-
-static gsl_matrix_view transposed(SUNMatrix A) {
-  size_t n = (size_t)SUNDenseMatrix_Columns(A);
-  return gsl_matrix_view_array(SUNDenseMatrix_Data(A), n, n);
-}
 
 static SUNLinearSolver_Type get_type(SUNLinearSolver S) {
   (void)S;
@@ -46,30 +40,66 @@ static int initialize(SUNLinearSolver S) {
 }
 
 static int setup(SUNLinearSolver S, SUNMatrix A) {
-  gsl_matrix_view m = transposed(A);
-  int signum;
-  gsl_linalg_LU_decomp(&m.matrix, LU(S)->perm, &signum);
-  size_t n = m.matrix.size1;
-  for (size_t i = 0; i < n; i++)
-    if (gsl_matrix_get(&m.matrix, i, i) == 0.0) {
-      LU(S)->last_flag = (sunindextype)i + 1; /* as SUNDIALS: the column */
+  sunindextype n = SUNDenseMatrix_Columns(A), *piv = LU(S)->piv;
+  double *a = SUNDenseMatrix_Data(A);
+  for (sunindextype k = 0; k < n; k++) {
+    double *ck = a + k * n;
+    sunindextype p = k;
+    for (sunindextype i = k + 1; i < n; i++)
+      if (fabs(ck[i]) > fabs(ck[p])) p = i;
+    piv[k] = p;
+    if (ck[p] == 0.0) {
+      LU(S)->last_flag = k + 1; /* as SUNDIALS: the column */
       return SUNLS_LUFACT_FAIL;
     }
+    if (p != k)
+      for (sunindextype j = 0; j < n; j++) {
+        double t = a[j * n + k];
+        a[j * n + k] = a[j * n + p];
+        a[j * n + p] = t;
+      }
+    double r = 1.0 / ck[k];
+    for (sunindextype i = k + 1; i < n; i++)
+      ck[i] *= r;
+    for (sunindextype j = k + 1; j < n; j++) {
+      double *cj = a + j * n, m = cj[k];
+      if (m == 0.0) continue;
+      for (sunindextype i = k + 1; i < n; i++)
+        cj[i] -= m * ck[i];
+    }
+  }
   LU(S)->last_flag = SUNLS_SUCCESS;
   return SUNLS_SUCCESS;
 }
 
+/* P A = L U: x = U^-1 L^-1 P b, by columns. */
 static int solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector b,
                  realtype tol) {
   (void)tol;
-  gsl_matrix_view m = transposed(A);
-  size_t n = m.matrix.size1;
+  sunindextype n = SUNDenseMatrix_Columns(A);
+  const sunindextype *piv = LU(S)->piv;
+  const double *a = SUNDenseMatrix_Data(A);
   double *xd = NV_DATA_S(x);
-  if (xd != NV_DATA_S(b)) memcpy(xd, NV_DATA_S(b), n * sizeof *xd);
-  gsl_vector_view v = gsl_vector_view_array(xd, n);
-  gsl_blas_dtrsv(CblasUpper, CblasTrans, CblasNonUnit, &m.matrix, &v.vector);
-  gsl_blas_dtrsv(CblasLower, CblasTrans, CblasUnit, &m.matrix, &v.vector);
-  gsl_permute_vector_inverse(LU(S)->perm, &v.vector);
+  if (xd != NV_DATA_S(b)) memcpy(xd, NV_DATA_S(b), (size_t)n * sizeof *xd);
+  for (sunindextype k = 0; k < n; k++) {
+    double t = xd[piv[k]];
+    xd[piv[k]] = xd[k];
+    xd[k] = t;
+  }
+  for (sunindextype k = 0; k < n; k++) {
+    const double *ck = a + k * n;
+    double v = xd[k];
+    if (v == 0.0) continue;
+    for (sunindextype i = k + 1; i < n; i++)
+      xd[i] -= v * ck[i];
+  }
+  for (sunindextype k = n - 1; k >= 0; k--) {
+    const double *ck = a + k * n;
+    double v = xd[k] /= ck[k];
+    if (v == 0.0) continue;
+    for (sunindextype i = 0; i < k; i++)
+      xd[i] -= v * ck[i];
+  }
   LU(S)->last_flag = SUNLS_SUCCESS;
   return SUNLS_SUCCESS;
 }
@@ -80,7 +110,7 @@ static sunindextype last_flag(SUNLinearSolver S) {
 
 static int lu_free(SUNLinearSolver S) {
   if (!S) return SUNLS_SUCCESS;
-  if (S->content) gsl_permutation_free(LU(S)->perm);
+  if (S->content) free(LU(S)->piv);
   free(S->content);
   S->content = NULL;
   SUNLinSolFreeEmpty(S);
@@ -115,6 +145,24 @@ static int mat_scale_add_i(realtype c, SUNMatrix A) {
   return SUNMAT_SUCCESS;
 }
 
+static void install_ops(SUNMatrix A);
+
+/* CVODE keeps its saved Jacobian in a clone of A and copies it back into A
+ * at each setup that reuses it: the clone gets the same operations. */
+static SUNMatrix mat_clone(SUNMatrix A) {
+  SUNMatrix B = SUNDenseMatrix(SUNDenseMatrix_Rows(A),
+                               SUNDenseMatrix_Columns(A), A->sunctx);
+  if (B) install_ops(B);
+  return B;
+}
+
+static void install_ops(SUNMatrix A) {
+  A->ops->zero = mat_zero;
+  A->ops->copy = mat_copy;
+  A->ops->scaleaddi = mat_scale_add_i;
+  A->ops->clone = mat_clone;
+}
+
 SUNLinearSolver bsim_dense_lu_create(SUNMatrix A, SUNContext ctx) {
   sunindextype n = SUNDenseMatrix_Columns(A);
   if (SUNMatGetID(A) != SUNMATRIX_DENSE || n != SUNDenseMatrix_Rows(A) || n < 1)
@@ -130,13 +178,11 @@ SUNLinearSolver bsim_dense_lu_create(SUNMatrix A, SUNContext ctx) {
   S->ops->free = lu_free;
   lu *c = calloc(1, sizeof *c);
   S->content = c;
-  if (c) c->perm = gsl_permutation_alloc((size_t)n);
-  if (!c || !c->perm) {
+  if (c) c->piv = malloc((size_t)n * sizeof *c->piv);
+  if (!c || !c->piv) {
     lu_free(S);
     return NULL;
   }
-  A->ops->zero = mat_zero;
-  A->ops->copy = mat_copy;
-  A->ops->scaleaddi = mat_scale_add_i;
+  install_ops(A);
   return S;
 }

@@ -152,12 +152,7 @@ int bsim_linsys_create(bsim_linsys *L, const bsim_problem *p, int form,
   } else {
     L->A = SUNDenseMatrix(p->n, p->n, ctx);
     L->dense_failed = !L->A;
-    /* GSL's blocked LU does the full n^3 / 3 work where SUNDIALS' skips
-     * zero multipliers: past BSIM_DENSE_LU_MAX unknowns of a sparse
-     * circuit the skipped work outweighs the compiled code */
-    L->ls = !L->A                       ? NULL
-            : p->n <= BSIM_DENSE_LU_MAX ? bsim_dense_lu_create(L->A, ctx)
-                                        : SUNLinSol_Dense(y, L->A, ctx);
+    L->ls = L->A ? bsim_dense_lu_create(L->A, ctx) : NULL;
     rc = L->ls ? 0 : -1;
   }
   /* dense keeps the package's own quotients unless the blocks give the

@@ -200,9 +200,11 @@ typedef struct bsim_run {
    * that does not converge (eval.c bounds it) */
   long roots_streak;
   const double *bound_y; /* the y of the last bind (flow balances) */
-  /* the y the components' connector pointers point into: they depend on
-   * it alone, and rebinding them at each event cost a tenth of a run */
-  const double *acausal_y;
+  /* the vectors the components' views point into: connector pointers
+   * depend on y alone, and rebinding them at each event cost a tenth of a
+   * run; states and residuals on y' and res too, unchanged over most of
+   * the integrator's calls */
+  const double *acausal_y, *acausal_yp, *acausal_res;
   /* the residual as a flat list, linear blocks inline (kernel.c); NULL
    * before the run starts */
   struct bsim_run_kernel *kern;

@@ -132,6 +132,14 @@ static int outputs_pass(run_state *r, chain *c, int e, bsim_error *err) {
   return 0;
 }
 
+/* Block b was updated: settle_changed calls it again. Blocks without
+ * outputs (sinks) change nothing it settles and are not marked. */
+static void mark_dirty(run_state *r, int b) {
+  if (r->run->blocks[b].b.nout == 0) return;
+  r->dirty[b] = 1;
+  if (r->order_pos[b] < r->dirty_from) r->dirty_from = r->order_pos[b];
+}
+
 /* Then, event by event in the chain's order, each activated block
  * schedules its output events (flag 3; routers already did, and a block
  * listed for time only, nevprt 0, schedules nothing, as in Xcos) and
@@ -151,7 +159,7 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
       if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
         return bsim_run_fail(r, err);
       blk->nevprt = 0;
-      r->dirty[b] = 1;
+      mark_dirty(r, b);
     }
   }
   return 0;
@@ -170,12 +178,28 @@ int bsim_run_settle_active(run_state *r, bsim_error *err) {
  * updated (r->dirty) or one of its inputs changed value, since flag 1
  * computes outputs from t, x, z and the inputs alone, and t is the same.
  * A matrix inversion activated by a clock then runs once per tick, not
- * twice. */
+ * twice. An input read from a block later in the order (through a state,
+ * without feedthrough) sees that block's change of the walk before.
+ *
+ * The walk starts at the first place where a block can need a call: an
+ * updated block, or a block reading one whose change the last walk left
+ * flagged. Before it the whole walk would find nothing to do, only flags
+ * to clear; a scope's tick then costs no walk at all. */
 static int settle_changed(run_state *r, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
   bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
-  for (int k = 0; k < p->nblocks; k++) {
+  int from = r->dirty_from;
+  for (int i = 0; i < r->nchanged; i++)
+    if (r->back_from[r->changed_list[i]] < from)
+      from = r->back_from[r->changed_list[i]];
+  /* flags the walk will not pass: what passing them would leave */
+  for (int i = 0; i < r->nchanged; i++)
+    if (r->order_pos[r->changed_list[i]] < from)
+      r->changed[r->changed_list[i]] = 0;
+  r->dirty_from = p->nblocks;
+  r->nchanged = 0;
+  for (int k = from; k < p->nblocks; k++) {
     int b = p->order[k], need = r->dirty[b];
     for (int u = p->inbase[b]; !need && u < p->inbase[b + 1]; u++)
       need = p->insrc_block[u] >= 0 && r->changed[p->insrc_block[u]];
@@ -192,22 +216,47 @@ static int settle_changed(run_state *r, bsim_error *err) {
       return bsim_run_fail(r, err);
     r->changed[b] = memcmp(r->oldout + o0, x->outbufs + o0,
                            sizeof(double) * (o1 - o0)) != 0;
+    if (r->changed[b]) r->changed_list[r->nchanged++] = b;
   }
   return 0;
 }
 
 int bsim_run_settle_alloc(run_state *r) {
-  size_t nb = (size_t)r->p->nblocks + 1, no = r->p->noutbuf + 1;
+  const bsim_plan *p = r->p;
+  size_t nb = (size_t)p->nblocks + 1, no = p->noutbuf + 1;
   r->dirty = calloc(nb, 1);
   r->changed = calloc(nb, 1);
   r->oldout = calloc(no, sizeof(double));
-  return r->dirty && r->changed && r->oldout ? 0 : -1;
+  r->order_pos = calloc(nb, sizeof(int));
+  r->back_from = calloc(nb, sizeof(int));
+  r->changed_list = calloc(nb, sizeof(int));
+  if (!r->dirty || !r->changed || !r->oldout || !r->order_pos ||
+      !r->back_from || !r->changed_list)
+    return -1;
+  for (int k = 0; k < p->nblocks; k++) {
+    r->order_pos[p->order[k]] = k;
+    r->back_from[k] = p->nblocks;
+  }
+  for (int k = 0; k < p->nblocks; k++) {
+    int b = p->order[k];
+    for (int u = p->inbase[b]; u < p->inbase[b + 1]; u++) {
+      int src = p->insrc_block[u];
+      if (src >= 0 && r->order_pos[src] >= k && k < r->back_from[src])
+        r->back_from[src] = k;
+    }
+  }
+  r->dirty_from = p->nblocks;
+  r->nchanged = 0;
+  return 0;
 }
 
 void bsim_run_settle_free(run_state *r) {
   free(r->dirty);
   free(r->changed);
   free(r->oldout);
+  free(r->order_pos);
+  free(r->back_from);
+  free(r->changed_list);
 }
 
 /* Serve event output e: its activation, synchronous routing included. */
@@ -296,7 +345,7 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
     if (bsim_run_call(x, i, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
     rb->b.nevprt = 0;
-    r->dirty[i] = 1;
+    mark_dirty(r, i);
   }
   bsim_run_zeno_roots(r, x->jroot);
   memset(x->jroot, 0, sizeof(int) * (size_t)p->ng);

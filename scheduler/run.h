@@ -54,9 +54,14 @@ typedef struct run_state {
   long extra_res;
 
   /* settling after an event (activate.c): blocks updated, blocks whose
-   * outputs changed, their outputs before */
+   * outputs changed, their outputs before; each block's place in the
+   * plan's order, the first place of a block reading it from there or
+   * before (nblocks when none), the first place holding an updated block
+   * (nblocks when none), and the blocks whose changed flag is still set */
   char *dirty, *changed;
   double *oldout;
+  int *order_pos, *back_from, dirty_from;
+  int *changed_list, nchanged;
 
   /* solver "auto": events the engine could not carry across, and the
    * statistics of the engine it left */

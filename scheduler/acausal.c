@@ -193,8 +193,7 @@ void bsim_plan_acausal_free(bsim_plan *p) {
 void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
                            double *res) {
   const bsim_plan *p = x->plan;
-  if (y == x->acausal_y && yp == x->acausal_yp && res == x->acausal_res)
-    return;
+  if (y == x->acausal_y && yp == x->acausal_yp && res == x->acausal_res) return;
   int ports = y != x->acausal_y;
   x->acausal_y = y;
   x->acausal_yp = yp;

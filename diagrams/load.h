@@ -11,13 +11,15 @@
 
 #include "diagrams/diagram.h"
 
-/* The first problem libxml2 reports, kept for the message; and the bytes
- * entity references have expanded to so far. */
+/* The first problem libxml2 reports, kept for the message; the bytes
+ * entity references have expanded to so far, and the work joining them
+ * costs (load.c). */
 typedef struct dg_xml_error {
   int have;
   int line;
   char msg[1024];
   size_t expanded;
+  double join_work;
 } dg_xml_error;
 
 /* Keep e if it is the first error (warnings are ignored). */

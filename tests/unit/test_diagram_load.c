@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diagrams/diagram.h"
@@ -150,10 +151,56 @@ static void test_load_errors(void) {
   }
 }
 
+/* The two bounds on entity references (diagrams/load.c), with texts made
+ * here: a few references to a 4 MB entity pass the bound on the join work
+ * (3 of them cost 3 x 12 MB) but not the one on the expansion (12 MB > 10
+ * MB); many references to a 100-byte one stay within 10 MB but not within
+ * the join work (20 000 references: 20 000^2 / 2 x 100 bytes = 2e10). Too
+ * large for tests/bad_input, and both would load without the bounds. */
+static void test_entity_bounds(void) {
+  static const struct {
+    size_t entity, refs;
+    const char *piece;
+  } cases[] = {
+      {4000000, 3, "expand to more than 10000000 bytes"},
+      {100, 20000, "too many entity references for their length"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t len = cases[i].entity + 4 * cases[i].refs + 400;
+    char *text = malloc(len), *p = text;
+    if (!text) {
+      CHECK(0, "out of memory");
+      return;
+    }
+    p += sprintf(p, "<?xml version=\"1.0\"?>\n<!DOCTYPE diagram "
+                    "[<!ENTITY e \"");
+    memset(p, 'x', cases[i].entity);
+    p += cases[i].entity;
+    p += sprintf(p, "\">]>\n<diagram name=\"");
+    for (size_t k = 0; k < cases[i].refs; k++)
+      p += sprintf(p, "&e;");
+    p += sprintf(p, "\"><simulation final-time=\"1\"/>"
+                    "<block id=\"c\" type=\"CONST_m\"/></diagram>\n");
+    bsim_error err;
+    bsim_error_clear(&err);
+    bsim_diagram *d = bsim_diagram_load_memory(
+        "entities.xml", text, (size_t)(p - text), test_library(), &err);
+    CHECK(d == NULL && err.status == BSIM_ERR_INPUT &&
+              strstr(err.message, "entities.xml:3:") &&
+              strstr(err.message, cases[i].piece),
+          "%zu references to %zu bytes: status %d, message '%s' lacks '%s'",
+          cases[i].refs, cases[i].entity, (int)err.status, err.message,
+          cases[i].piece);
+    bsim_diagram_free(d);
+    free(text);
+  }
+}
+
 int main(void) {
   test_example();
   test_overrides();
   test_load_errors();
+  test_entity_bounds();
   if (failures) fprintf(stderr, "test_diagram_load: %d failure(s)\n", failures);
   return failures != 0;
 }

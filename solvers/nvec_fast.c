@@ -116,9 +116,8 @@ static realtype max_norm(N_Vector x) {
  * reading X[1] ..., so callers never pass z as one of those; IDA passes
  * it as X[0]. The first four terms are summed in one pass, the others two
  * at a time, in the same order, so that z is read and written once per
- * pass: IDA interpolates y
- * and y' this way at every output time, a quarter of a run whose scopes
- * sample often. */
+ * pass: IDA interpolates y and y' this way at every output time, a quarter
+ * of a run whose scopes sample often. */
 static int linear_combination(int nvec, realtype *c, N_Vector *X, N_Vector z) {
   double *zd = DATA(z);
   sunindextype n = LEN(z);

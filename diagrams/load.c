@@ -65,9 +65,10 @@ enum { MAX_ENTITY_EXPANSION = 10000000 };
  * scanning it again (xmlNodeListGetString), so n references cost about n
  * times the text expanded so far. Within the bound above, a 1.5 MB
  * attribute of 500 000 references to a 10-byte entity took 65 s. The bound
- * keeps that work to about a quarter of a second; thousands of references
- * to short entities stay far below it. */
-static const double MAX_ENTITY_JOIN_WORK = 4e9;
+ * keeps that work to about a twentieth of a second (3 s under ASan, where
+ * the fuzzer found it twice); thousands of references to short entities
+ * stay below it. */
+static const double MAX_ENTITY_JOIN_WORK = 1e9;
 
 static void stop_entities(xmlParserCtxtPtr c, dg_xml_error *fe,
                           const char *why) {

@@ -27,6 +27,9 @@ static void linear_sum(realtype a, N_Vector x, realtype b, N_Vector y,
   else if (a == -b && a != 1.0 && a != -1.0)
     for (sunindextype i = 0; i < n; i++)
       zd[i] = a * (xd[i] - yd[i]);
+  else if (n < 4) /* a handful of states: no vector loop's set-up */
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = a * xd[i] + b * yd[i];
   else
     for (sunindextype i = 0; i < n; i++)
       zd[i] = a * xd[i] + b * yd[i];

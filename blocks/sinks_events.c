@@ -57,8 +57,19 @@ static int ceventscope_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void ceventscope_fn(bsim_block *blk, int flag) {
-  int n = blk->ipar ? blk->nipar - 6 : 0; /* ipar = [win; 1; colors; 4] */
+  int n = blk->nipar - 6; /* ipar = [win; 1; colors; 4] */
   if (flag == BSIM_FLAG_INIT) {
+    /* the define step makes n >= 1; a model kept from a file may not */
+    if (!blk->ipar || n < 1) {
+      bsim_block_error(blk,
+                       "it has %d integer parameters, where CEVENTSCOPE "
+                       "stores 6 plus a colour per event input (hint: open "
+                       "and close the block's dialog in Xcos to store them "
+                       "again, or fix its parameters so that blocksim "
+                       "evaluates them)",
+                       blk->ipar ? blk->nipar : 0);
+      return;
+    }
     bsim_std_record_numbered(blk, "ev", n, NULL);
   } else if (flag == BSIM_FLAG_UPDATE && blk->nevprt > 0) {
     double row[30];

@@ -167,9 +167,11 @@ int main(int argc, char **argv) {
       printf("%-40s cannot read %s\n", demo, gz);
       continue;
     }
-    char sfile[1100], sout[1100];
-    snprintf(sout, sizeof sout, "%s/%s_scilab", tmp, demo);
-    if (live) scilab_file(gz, xcos, sfile, sizeof sfile);
+    char sfile[1100] = "", sout[1100] = "";
+    if (live) {
+      snprintf(sout, sizeof sout, "%s/%s_scilab", tmp, demo);
+      scilab_file(gz, xcos, sfile, sizeof sfile);
+    }
     double s0 = live ? scilab_once(ref, sfile, sout) : scilab;
     double best = 1e300, cpu_best = 1e300;
     int status = 0;

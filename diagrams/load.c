@@ -70,11 +70,10 @@ enum { MAX_ENTITY_EXPANSION = 10000000 };
  * stay below it. */
 static const double MAX_ENTITY_JOIN_WORK = 1e9;
 
-static void stop_entities(xmlParserCtxtPtr c, dg_xml_error *fe,
-                          const char *why) {
+/* fe->msg holds why: keep where, and stop the parser. */
+static void stop_entities(xmlParserCtxtPtr c, dg_xml_error *fe) {
   fe->have = 1;
   fe->line = xmlSAX2GetLineNumber(c);
-  snprintf(fe->msg, sizeof fe->msg, "%s", why);
   xmlStopParser(c);
 }
 
@@ -89,22 +88,21 @@ static xmlEntityPtr counted_entity(void *data, const xmlChar *name) {
     return ent;
   if (ent->length > 0) fe->expanded += (size_t)ent->length;
   fe->join_work += (double)fe->expanded;
-  char why[sizeof fe->msg];
   if (fe->expanded > MAX_ENTITY_EXPANSION) {
-    snprintf(why, sizeof why,
+    snprintf(fe->msg, sizeof fe->msg,
              "entity references expand to more than %d bytes (the bound "
              "libxml2 sets on one text without XML_PARSE_HUGE; a diagram "
              "needs no such expansion)",
              MAX_ENTITY_EXPANSION);
-    stop_entities(c, fe, why);
+    stop_entities(c, fe);
   } else if (fe->join_work > MAX_ENTITY_JOIN_WORK) {
-    snprintf(why, sizeof why,
+    snprintf(fe->msg, sizeof fe->msg,
              "too many entity references for their length: %zu bytes "
              "expanded so far, each further reference costs that much "
              "again (a diagram needs no such expansion; hint: write the "
              "values out)",
              fe->expanded);
-    stop_entities(c, fe, why);
+    stop_entities(c, fe);
   }
   return ent;
 }

@@ -50,7 +50,8 @@ int ex_range(parser *P, const mat *from, const mat *step, const mat *to,
 
 /* The positions (0-based) an index selects in a dimension of size n:
  * ':' all of them, else a real vector of integers 1..n (up to limit when
- * growing is allowed: limit < 0 means no growth). */
+ * growing is allowed: limit < 0 means no growth). On failure s holds
+ * nothing: callers free s->at on every path, this one included. */
 typedef struct sel {
   long *at;
   long n;
@@ -72,6 +73,7 @@ static int selection(parser *P, const mat *idx, long n, int grow, size_t pos,
     double d = ex_is_colon_all(idx) ? (double)(k + 1) : idx->v[k];
     if (!(d >= 1) || d != floor(d) || d > MAX_ELEMS) {
       free(s->at);
+      s->at = NULL;
       return ex_fail(P,
                      "index at column %zu: %g is not a positive integer "
                      "(indices count from 1)",
@@ -79,6 +81,7 @@ static int selection(parser *P, const mat *idx, long n, int grow, size_t pos,
     }
     if (!grow && d > n) {
       free(s->at);
+      s->at = NULL;
       return ex_fail(P, "index at column %zu: %g is out of range (size %ld)",
                      col(pos), d, n);
     }

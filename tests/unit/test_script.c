@@ -349,6 +349,11 @@ static void test_errors(void) {
   expect_statement_error("y = inv([1 2 3])", "y", "non-empty square matrix");
   expect_statement_error("z = ones(1, 2, 3)", "z", "wrong number of arguments");
   expect_statement_error("w(0) = 1", "w", "not a positive integer");
+  /* a bad index of two freed its selection twice (fuzz_expr, 28 Nov:
+   * "tan(0,2)=1"; ASan's double free) */
+  expect_statement_error("w(0, 2) = 1", "w", "not a positive integer");
+  expect_statement_error("w = [1 2; 3 4]\nw(1, 0.5) = 1", "w",
+                         "0.5 is not a positive integer");
   expect_statement_error("v = [1 2](3)", "v", "unexpected '('");
   expect_statement_error("u = [1 2 3]; u = u(4)", "u", "out of range");
   expect_statement_error("if undefined_x > 1 then t = 1, else t = 2, end", "t",

@@ -255,6 +255,11 @@ bsim_library *bsim_library_create_child(const bsim_library *parent,
     return NULL;
   }
   atomic_init(&lib->refs, 1);
+  if (pthread_mutex_init(&lib->schema_lock, NULL) != 0) {
+    free(lib);
+    nomem(err);
+    return NULL;
+  }
   lib->parent = parent ? bsim_library_retain(parent) : NULL;
   lib->origin = origin_program;
   return lib;
@@ -308,8 +313,32 @@ void bsim_library_release(const bsim_library *clib) {
   free(lib->strings);
   free(lib->cc);
   free(lib->cc_cache);
+  if (lib->schema) lib->schema_free(lib->schema);
+  pthread_mutex_destroy(&lib->schema_lock);
   bsim_library_release(lib->parent);
   free(lib);
+}
+
+static bsim_library *root_of(const bsim_library *lib) {
+  while (lib->parent)
+    lib = lib->parent;
+  return (bsim_library *)lib;
+}
+
+void *bsim_lib_schema_lock(const bsim_library *lib) {
+  bsim_library *root = root_of(lib);
+  pthread_mutex_lock(&root->schema_lock);
+  return root->schema;
+}
+
+void bsim_lib_schema_unlock(const bsim_library *lib, void *schema,
+                            void (*drop)(void *)) {
+  bsim_library *root = root_of(lib);
+  if (schema && !root->schema) {
+    root->schema = schema;
+    root->schema_free = drop;
+  }
+  pthread_mutex_unlock(&root->schema_lock);
 }
 
 void bsim_library_free(bsim_library *lib) {

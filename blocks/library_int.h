@@ -6,6 +6,7 @@
 #ifndef BSIM_LIBRARY_INT_H
 #define BSIM_LIBRARY_INT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "blocksim/library.h"
@@ -43,7 +44,22 @@ struct bsim_library {
   void **handles; /* dlopen handles, closed in reverse order at the end */
   size_t nhandles, caphandles;
   char *cc, *cc_cache; /* C blocks' compiler and cache folder, NULL: default */
+  /* A root's cache of the native reader's compiled schema, made on first
+   * use (diagrams/xml.c): compiling it cost 1.7 M instructions, a third of
+   * a small diagram's load, in every load of a program that loads many
+   * (a sweep's members that cannot share a plan, embedding programs, the
+   * fuzzers). Mutable behind its lock while the library is shared. */
+  pthread_mutex_t schema_lock;
+  void *schema;
+  void (*schema_free)(void *);
 };
+
+/* The root of lib's chain locked, and its cached schema (NULL the first
+ * time); bsim_lib_schema_unlock stores schema (freed by drop with the
+ * library) and unlocks. The lock is held while the caller validates. */
+void *bsim_lib_schema_lock(const bsim_library *lib);
+void bsim_lib_schema_unlock(const bsim_library *lib, void *schema,
+                            void (*drop)(void *));
 
 /* Grow *arr (elements of size sz) to hold at least need; 0 or -1. */
 int bsim_lib_reserve(void **arr, size_t *cap, size_t need, size_t sz);

@@ -20,6 +20,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include "blocks/library_int.h"
 #include "diagrams/dg_util.h"
 #include "diagrams/load.h"
 #include "schema_rng.h" /* generated from diagrams/schema.rng by CMake */
@@ -523,18 +524,26 @@ static int diagnose(xmlNodePtr n, char *msg, size_t len, int *line) {
   return 0;
 }
 
-/* Schema validation; 0 if valid. */
-static int validate(const char *file, xmlDocPtr doc, bsim_error *err) {
+static void free_schema(void *schema) {
+  xmlRelaxNGFree(schema);
+}
+
+/* Schema validation; 0 if valid. The compiled schema is the library's
+ * (blocks/library_int.h), validation under its lock. */
+static int validate(const char *file, xmlDocPtr doc, const bsim_library *lib,
+                    bsim_error *err) {
   dg_xml_error fe = {0};
   int rc = -1;
-  xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(
-      (const char *)bsim_schema_rng, (int)sizeof bsim_schema_rng - 1);
-  xmlRelaxNGPtr schema = NULL;
+  xmlRelaxNGPtr schema = lib ? bsim_lib_schema_lock(lib) : NULL;
   xmlRelaxNGValidCtxtPtr vc = NULL;
-  if (pc) {
-    xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, &fe);
-    schema = xmlRelaxNGParse(pc);
-    xmlRelaxNGFreeParserCtxt(pc);
+  if (!schema) {
+    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(
+        (const char *)bsim_schema_rng, (int)sizeof bsim_schema_rng - 1);
+    if (pc) {
+      xmlRelaxNGSetParserStructuredErrors(pc, on_schema_error, &fe);
+      schema = xmlRelaxNGParse(pc);
+      xmlRelaxNGFreeParserCtxt(pc);
+    }
   }
   if (schema) vc = xmlRelaxNGNewValidCtxt(schema);
   if (!vc) {
@@ -570,7 +579,10 @@ static int validate(const char *file, xmlDocPtr doc, bsim_error *err) {
     }
   }
   xmlRelaxNGFreeValidCtxt(vc);
-  xmlRelaxNGFree(schema);
+  if (lib)
+    bsim_lib_schema_unlock(lib, schema, free_schema);
+  else
+    xmlRelaxNGFree(schema);
   return rc;
 }
 
@@ -609,7 +621,7 @@ static void init_settings(dg_settings *s) {
 
 bsim_diagram *dg_native_read(const char *path, xmlDocPtr doc,
                              const bsim_library *lib, bsim_error *err) {
-  if (validate(path, doc, err)) return NULL;
+  if (validate(path, doc, lib, err)) return NULL;
   reader r = {path, lib, err};
   bsim_diagram *d = calloc(1, sizeof *d);
   if (!d || !(d->file = strdup(path))) {

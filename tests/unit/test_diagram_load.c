@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks/library_int.h"
 #include "diagrams/diagram.h"
 #include "tests/unit/diagram_harness.h"
 
@@ -196,11 +197,55 @@ static void test_entity_bounds(void) {
   }
 }
 
+/* The compiled schema is made by the first native load of a library and
+ * kept at the root of its chain: later loads, through the root or a child,
+ * use it, and still refuse what it refuses with the same message. */
+static void test_schema_cache(void) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_library *root = bsim_library_create(&err);
+  bsim_library *child = root ? bsim_library_create_child(root, &err) : NULL;
+  CHECK(root && child, "libraries: %s", err.message);
+  if (!root || !child) {
+    bsim_library_free(root);
+    return;
+  }
+  void *before = bsim_lib_schema_lock(root);
+  bsim_lib_schema_unlock(root, before, NULL);
+  CHECK(before == NULL, "a new library has no schema yet");
+  char path[1024], bad[1024];
+  snprintf(path, sizeof path, "%s/diagrams/decay.xml", BSIM_TEST_DATA);
+  snprintf(bad, sizeof bad, "%s/../bad_input/schema_unknown_attribute.xml",
+           BSIM_TEST_DATA);
+  const char *first = NULL;
+  for (int pass = 0; pass < 3; pass++) {
+    const bsim_library *lib = pass == 1 ? child : root;
+    bsim_error_clear(&err);
+    bsim_diagram *d = bsim_diagram_load(path, lib, &err);
+    CHECK(d != NULL, "pass %d: %s", pass, err.message);
+    bsim_diagram_free(d);
+    void *made = bsim_lib_schema_lock(child);
+    bsim_lib_schema_unlock(child, made, NULL);
+    CHECK(made != NULL, "pass %d: the root keeps the schema", pass);
+    if (pass == 0) first = made;
+    CHECK(made == first, "pass %d: the schema is made once", pass);
+    bsim_error_clear(&err);
+    d = bsim_diagram_load(bad, lib, &err);
+    CHECK(!d && err.status == BSIM_ERR_INPUT &&
+              strstr(err.message, "Invalid attribute colour"),
+          "pass %d: a bad diagram is refused: %s", pass, err.message);
+    bsim_diagram_free(d);
+  }
+  bsim_library_free(child);
+  bsim_library_free(root);
+}
+
 int main(void) {
   test_example();
   test_overrides();
   test_load_errors();
   test_entity_bounds();
+  test_schema_cache();
   if (failures) fprintf(stderr, "test_diagram_load: %d failure(s)\n", failures);
   return failures != 0;
 }

@@ -383,8 +383,10 @@ static int cmd_run(const bsim_library *lib, int argc, char **argv) {
       double v;
       const char *name;
       fprintf(stderr, "solver: %s\n", bsim_sim_solver(s));
-      if (bsim_sim_solver_choice(s))
-        fprintf(stderr, "solver-choice: auto: %s\n", bsim_sim_solver_choice(s));
+      const char *why = bsim_sim_solver_choice(s);
+      if (why)
+        fprintf(stderr, "solver-choice: %s%s\n",
+                strcmp(bsim_sim_solver(s), "none") ? "auto: " : "", why);
       for (size_t i = 0; (name = bsim_stat_at(s, i, &v)) != NULL; i++)
         fprintf(stderr, "%s: %.6g\n", name, v);
     }

@@ -15,7 +15,7 @@ int bsim_diagram_to_native(const bsim_diagram *d, const bsim_sim *s,
   *len = 0;
   bsim_sim *own = s ? NULL : bsim_sim_create(d, NULL, err);
   if (!s && !(s = own)) return -1;
-  int rc = dg_write_native(d, s->flat, bsim_sim_solver(s), text, len, err);
+  int rc = dg_write_native(d, s->flat, s->named->name, text, len, err);
   bsim_sim_free(own);
   return rc;
 }

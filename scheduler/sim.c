@@ -413,6 +413,17 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
   }
   if (trial_engine(s, &d->settings, err) != 0) goto fail;
   if (s->auto_solver && auto_trials(s, &d->settings, err) != 0) goto fail;
+  /* Nothing to integrate: the solver named had its parameters checked
+   * above, and time moves from event to event (solvers/none.c), as in
+   * Scilab, with the same results. */
+  s->named = s->engine;
+  if (s->plan->dummy && s->plan->ng == 0) {
+    s->engine = &bsim_engine_none;
+    s->auto_solver = 0;
+    snprintf(s->solver_why, sizeof s->solver_why,
+             "no continuous unknowns or zero-crossing surfaces: nothing "
+             "to integrate");
+  }
   return s;
 fail:
   bsim_sim_free(s);
@@ -532,7 +543,7 @@ const char *bsim_sim_solver(const bsim_sim *s) {
 }
 
 const char *bsim_sim_solver_choice(const bsim_sim *s) {
-  return s->auto_solver && s->solver_why[0] ? s->solver_why : NULL;
+  return s->solver_why[0] ? s->solver_why : NULL;
 }
 
 const char *bsim_sim_message_at(const bsim_sim *s, size_t i, long *dropped) {

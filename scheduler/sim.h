@@ -22,6 +22,10 @@ struct bsim_sim {
   bsim_flat *flat;
   bsim_plan *plan;
   const bsim_engine_type *engine;
+  /* the engine the settings name, which a native diagram written from this
+   * one names (convert.c); engine is "none" instead when there is nothing
+   * to integrate (solvers/none.c) */
+  const bsim_engine_type *named;
   /* solver "auto": the engine is chosen when a run starts (auto.c), and
    * why it was */
   int auto_solver;

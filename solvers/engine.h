@@ -10,6 +10,8 @@
 
 /* NULL or "" gives the default engine (the first). */
 const bsim_engine_type *bsim_engine_find(const char *name);
+/* For a diagram with nothing to integrate (solvers/none.c); not listed. */
+extern const bsim_engine_type bsim_engine_none;
 /* Iterate; NULL past the end. */
 const bsim_engine_type *bsim_engine_at(size_t i);
 

@@ -234,11 +234,14 @@ BSIM_API const char *bsim_sim_message_at(const bsim_sim *s, size_t i,
 /* The engine the run uses: the options', else the diagram's, else "ida"
  * (an Xcos file's ODE solver gives way to "ida" when the system has
  * algebraic unknowns, as Scilab switches to an implicit solver). With
- * solver "auto", the engine the last run chose ("ida" before a run). */
+ * solver "auto", the engine the last run chose ("ida" before a run);
+ * "none" for a diagram with nothing to integrate. */
 BSIM_API const char *bsim_sim_solver(const bsim_sim *s);
 /* With solver "auto": why the last run chose the engine bsim_sim_solver
  * names (docs/solvers.md, "auto"); NULL for a named solver or before a
- * run. */
+ * run. For a diagram with nothing to integrate (no continuous unknowns,
+ * no zero-crossing surfaces) the engine is "none", whatever the solver
+ * named, and this says so from creation on. */
 BSIM_API const char *bsim_sim_solver_choice(const bsim_sim *s);
 
 /* The diagram in blocksim's native format (docs/format.md), as `blocksim

@@ -124,3 +124,39 @@ expect_csv("${RUN_OUT}" "time,x" 101 "decay with auto")
 list(GET CSV_ROWS 100 last)
 csv_field("${last}" 1 x)
 expect_near("${x}" "0.006737947" 7 1 "x(10) with auto")
+
+# Nothing to integrate (no continuous unknowns, no zero-crossing surface):
+# engine "none" whatever the solver named, no step, the same samples as an
+# integrator gives (n = 2t - 1 after t = 0: the data file says why); the
+# named solver's parameters are still checked, and a native diagram
+# written from it names that solver. A surface alone keeps the integrator.
+set(counter "${DATA}/solvers/discrete_counter.xml")
+expect_ok(run "${counter}" --stats)
+expect_match("${RUN_ERR}" "solver: none\nsolver-choice: no continuous unknowns or zero-crossing surfaces: nothing to integrate\nsteps: 0\n"
+             "a discrete diagram is not integrated")
+expect_csv("${RUN_OUT}" "time,n" 11 "counter")
+foreach(k 0 1 5 10)
+  list(GET CSV_ROWS ${k} row)
+  csv_field("${row}" 1 n)
+  if(k EQUAL 0)
+    set(want 0)
+  else()
+    math(EXPR want "2 * ${k} - 1")
+  endif()
+  if(NOT n STREQUAL want)
+    message(FATAL_ERROR "counter at t=${k}: got ${n}, want ${want}")
+  endif()
+endforeach()
+expect_fail(2 "cvode-bdf: unknown parameter 'max-ordr'"
+            run "${counter}" --solver-param max-ordr=3)
+expect_ok(convert "${counter}")
+expect_match("${RUN_OUT}" "<simulation final-time=\"10\" solver=\"cvode-bdf\"/>"
+             "convert names the diagram's solver, not none")
+expect_ok(run "${DATA}/solvers/stateless_crossing.xml" --stats)
+expect_match("${RUN_ERR}" "solver: ida\n" "a zero-crossing surface needs an integrator")
+expect_csv("${RUN_OUT}" "time,sign" 5 "sign of t - 1")
+list(GET CSV_ROWS 3 row)
+csv_field("${row}" 1 s)
+if(NOT s STREQUAL "1")
+  message(FATAL_ERROR "sign(t - 1) at t=1.5: got ${s}, want 1")
+endif()

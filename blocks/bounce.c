@@ -191,7 +191,8 @@ static const bsim_block_type type_BOUNCE = {
     "(x limits ordered, y limits as given, as in Xcos), ipar = the pairs\n"
     "[1;2; 1;3; ...; n-1;n], x0 = [x; x'; y; y'] of ball 1, then ball 2,\n"
     "..., no inputs, out = [n; n], out2 = 1, ng = n(n-1)/2 + 4n, dep_t = 1.",
-    bounce_params, 9, bounce_define, bounce_fn, BSIM_TYPE_JACOBIAN,
+    bounce_params, 9, bounce_define, bounce_fn,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     /* Scilab 4 files stop after ydpos: g and C then keep 9.81 and 0 */
     "mass,radius,walls,x,vx,y,vy,gravity,drag"};
 

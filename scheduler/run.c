@@ -144,6 +144,8 @@ static int cold_restart(run_state *r, bsim_error *err) {
  * it only kinked the solution through linear blocks, else restart cold. */
 static int after_discrete(run_state *r, int at_root, bsim_error *err) {
   int changed = 0;
+  /* nothing to integrate (solvers/none.c): nothing to restart either */
+  if (r->s->engine == &bsim_engine_none && r->p->nmodes == 0) return 0;
   if (r->p->nmodes && bsim_run_update_modes(r, &changed, err) != 0) return -1;
   if (!r->run->errs.cold && bsim_run_unchanged(r)) {
     r->downgrades++;

@@ -124,8 +124,9 @@ static int port_list(bsim_define_ctx *ctx, const char *name, int matrix, int *n,
     return bsim_define_error(ctx, "'%s': %d ports, at most 64", name, *n);
   for (int k = 0; k < *n; k++) {
     double r = v->v[k], c = matrix ? v->v[*n + k] : 1;
-    if (r != (int)r || c != (int)c || r == 0 || c == 0 || r < -1e6 || r > 1e6 ||
-        c < -1e6 || c > 1e6)
+    /* the range first: converting a double beyond int is undefined */
+    if (!(r >= -1e6 && r <= 1e6 && c >= -1e6 && c <= 1e6) || r != (int)r ||
+        c != (int)c || r == 0 || c == 0)
       return bsim_define_error(ctx,
                                "'%s': port %d has size %gx%g; sizes are "
                                "nonzero integers (negative: inherited)",

@@ -238,6 +238,20 @@ static void mfreq_fn(bsim_block *blk, int flag) {
                             "counter start (M_freq's layout)");
       return;
     }
+    /* A file's stored opar is not checked by the define step: counts
+     * converted to integers must fit them (and their sum over a run). */
+    const double *mat = blk->oparptr[0], c0 = blk->oparptr[3][0];
+    for (int i = 0; i < 2 * blk->oparsz[0]; i++)
+      if (!(fabs(mat[i]) <= (i < blk->oparsz[0] ? 1e12 : 1e9))) {
+        bsim_block_error(blk, "opar: schedule entry %g is out of range "
+                              "(delays up to 1e12, outputs up to 1e9)",
+                         mat[i]);
+        return;
+      }
+    if (!(fabs(c0) <= 1e15)) {
+      bsim_block_error(blk, "opar: counter start %g is out of range", c0);
+      return;
+    }
     if (!w && !(w = calloc(1, sizeof *w))) {
       bsim_block_error(blk, "out of memory");
       return;

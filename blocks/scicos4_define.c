@@ -75,10 +75,13 @@ static int port_sizes(bsim_define_ctx *ctx, int rows_p, int cols_p, int *n,
                              bsim_scicos4_params[cols_p].name,
                              bsim_std_numel(c),
                              bsim_scicos4_params[rows_p].name, *n);
+  /* in range before they are converted to int */
   for (int i = 0; i < *n; i++)
-    if ((*rows)[i] != floor((*rows)[i]) ||
-        ((*cols) && (*cols)[i] != floor((*cols)[i])))
-      return bsim_define_error(ctx, "port sizes must be integers");
+    if (!(fabs((*rows)[i]) <= 1e9) || (*rows)[i] != floor((*rows)[i]) ||
+        ((*cols) &&
+         (!(fabs((*cols)[i]) <= 1e9) || (*cols)[i] != floor((*cols)[i]))))
+      return bsim_define_error(ctx, "port sizes must be integers of at most "
+                                    "1e9 in size");
   return 0;
 }
 

@@ -28,10 +28,11 @@ static int affich_define(bsim_define_ctx *ctx, bsim_model *m) {
   const bsim_value *in = bsim_param(ctx, "in");
   double font, fsize, color, nt, nd;
   int herit, n;
-  if (bsim_std_numel(in) != 2 || in->v[0] < 1 || in->v[1] < 1 ||
-      in->v[0] != floor(in->v[0]) || in->v[1] != floor(in->v[1]))
+  if (bsim_std_numel(in) != 2 || !(in->v[0] >= 1 && in->v[0] <= 1e9) ||
+      !(in->v[1] >= 1 && in->v[1] <= 1e9) || in->v[0] != floor(in->v[0]) ||
+      in->v[1] != floor(in->v[1]))
     return bsim_define_error(ctx, "'in' must be [rows cols], two integers "
-                                  ">= 1");
+                                  "from 1 to 1e9");
   if (bsim_std_scalar(ctx, "font", &font) != 0 ||
       bsim_std_scalar(ctx, "font-size", &fsize) != 0 ||
       bsim_std_scalar(ctx, "color", &color) != 0 ||

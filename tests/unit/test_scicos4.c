@@ -298,6 +298,17 @@ typedef struct job {
   int n, bad;
 } job;
 
+/* A port size far beyond an int is refused before it is converted (the
+ * conversion was undefined: UBSan's float-cast-overflow). */
+static void huge_port_size(void) {
+  bsim_error err;
+  bsim_sim *s = run("runmean.xml", "mean.in=1e300", &err);
+  CHECK(!s && err.status == BSIM_ERR_INPUT &&
+            strstr(err.message, "port sizes must be integers of at most 1e9"),
+        "a port size of 1e300: %s", err.message);
+  bsim_sim_free(s);
+}
+
 static void *work(void *arg) {
   job *j = arg;
   for (int rep = 0; rep < 10 && !j->bad; rep++) {
@@ -358,6 +369,7 @@ int main(void) {
   implicit();
   against_xcos();
   wrong_function_type();
+  huge_port_size();
   threads();
   bsim_library_free(lib);
   return failures ? 1 : 0;

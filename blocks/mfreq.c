@@ -243,8 +243,9 @@ static void mfreq_fn(bsim_block *blk, int flag) {
     const double *mat = blk->oparptr[0], c0 = blk->oparptr[3][0];
     for (int i = 0; i < 2 * blk->oparsz[0]; i++)
       if (!(fabs(mat[i]) <= (i < blk->oparsz[0] ? 1e12 : 1e9))) {
-        bsim_block_error(blk, "opar: schedule entry %g is out of range "
-                              "(delays up to 1e12, outputs up to 1e9)",
+        bsim_block_error(blk,
+                         "opar: schedule entry %g is out of range "
+                         "(delays up to 1e12, outputs up to 1e9)",
                          mat[i]);
         return;
       }

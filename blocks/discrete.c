@@ -313,6 +313,8 @@ static void counter_fn(bsim_block *blk, int flag) {
         blk->ipar[1] < blk->ipar[2])
       bsim_block_error(blk, "ipar must hold [rule; maximum; minimum] with "
                             "maximum >= minimum, and z one element");
+    else if (!(fabs(blk->z[0]) <= 1e15)) /* converted to long below */
+      bsim_block_error(blk, "the count z(1) = %g is out of range", blk->z[0]);
     return;
   }
   if (blk->nipar < 3 || blk->nz < 1) return;

@@ -168,10 +168,12 @@ static int compare(int op, double a, double b) {
     return a >= b;
   case 21:
     return a != b;
+  /* Scilab truncates the operands to integers (0.5 is false); trunc
+   * gives that without converting a value beyond int (undefined) */
   case 28:
-    return (int)a || (int)b;
+    return trunc(a) != 0 || trunc(b) != 0;
   case 29:
-    return (int)a && (int)b;
+    return trunc(a) != 0 && trunc(b) != 0;
   default: /* 30, ~: b is the operand */
     return b == 0.0;
   }

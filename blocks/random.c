@@ -38,6 +38,12 @@ static void rand_fn(bsim_block *blk, int flag) {
                        n);
       return;
     }
+    /* a file's stored seed is converted to int below */
+    if (!(fabs(blk->z[0]) <= 2147483647.0)) {
+      bsim_block_error(blk, "the seed z(1) = %g is not a 32-bit integer",
+                       blk->z[0]);
+      return;
+    }
     draw(blk, blk->ipar[0] != 0);
   } else if (flag == BSIM_FLAG_UPDATE) {
     draw(blk, blk->ipar[0] != 0);

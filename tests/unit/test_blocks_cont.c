@@ -504,6 +504,30 @@ static void expression_runtime(void) {
   call(&h, BSIM_FLAG_OUTPUTS);
   CHECK(h.errs.recoverable && !h.errs.fatal, "log(-1) while integrating");
   done(&h);
+  /* | and & truncate their operands as Scilab does (0.5 is false), and a
+   * value beyond an int is true, not converted (undefined behaviour that
+   * the sanitizer build stops on) */
+  static const struct {
+    const char *expr;
+    double u1, u2, want;
+  } logic[] = {{"u1 | u2", 0.5, 0, 0},
+               {"u1 | u2", 1e300, 0, 1},
+               {"u1 & u2", 3e10, -2, 1},
+               {"u1 & u2", 1e300, 0.25, 0},
+               {"u1 | u2", -0.75, 0.5, 0}};
+  for (size_t i = 0; i < sizeof logic / sizeof *logic; i++) {
+    b = mk(&h, "EXPRESSION", 1, 1, (const int[]){2, 1, 1, 1});
+    define_into(&h, 2, n,
+                (bsim_value[]){SCALAR(2), {0, 0, NULL, (char *)logic[i].expr}});
+    call(&h, BSIM_FLAG_INIT);
+    h.in[0][0] = logic[i].u1;
+    h.in[0][1] = logic[i].u2;
+    b->phase = BSIM_PHASE_DISCRETE;
+    call(&h, BSIM_FLAG_OUTPUTS);
+    CHECK(!h.errs.fatal && h.out[0][0] == logic[i].want, "%s at %g, %g: %g",
+          logic[i].expr, logic[i].u1, logic[i].u2, h.out[0][0]);
+    done(&h);
+  }
 }
 
 /* INVBLK_f at u = 0 and SQRT below 0: recoverable while integrating (the

@@ -86,8 +86,8 @@ function(bsim_build_sundials result)
   file(REMOVE_RECURSE ${dir}/src ${dir}/build)
   file(ARCHIVE_EXTRACT INPUT ${archive} DESTINATION ${dir}/src)
   file(GLOB src LIST_DIRECTORIES true ${dir}/src/sundials-*)
-  # Only what the library uses; no Fortran, MPI, examples or shared
-  # objects. -g0: the archives are not stripped.
+  # Only what the library uses: no Fortran, MPI, examples or shared
+  # objects; release flags without -g, so that the archives stay small.
   execute_process(
     COMMAND ${CMAKE_COMMAND} -S ${src} -B ${dir}/build
       -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}

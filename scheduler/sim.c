@@ -413,10 +413,10 @@ bsim_sim *bsim_sim_create(const bsim_diagram *d, const bsim_options *o,
   }
   if (trial_engine(s, &d->settings, err) != 0) goto fail;
   if (s->auto_solver && auto_trials(s, &d->settings, err) != 0) goto fail;
+  s->named = s->engine;
   /* Nothing to integrate: the solver named had its parameters checked
    * above, and time moves from event to event (solvers/none.c), as in
    * Scilab, with the same results. */
-  s->named = s->engine;
   if (s->plan->dummy && s->plan->ng == 0) {
     s->engine = &bsim_engine_none;
     s->auto_solver = 0;

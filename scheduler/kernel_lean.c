@@ -158,8 +158,9 @@ static void need_inputs(const lean_ctx *c, char *need_o, const rt_block *rb) {
 static void need_terms(const lean_ctx *c, char *need_o, int r,
                        const kterm *own) {
   int composed = c->len[r] >= 0;
-  const kterm *u = composed ? c->pool + c->start[r] : own;
   int n = composed ? c->len[r] : c->full->rows[r].n;
+  if (n == 0) return; /* the pool (or own) may be NULL: no offset to it */
+  const kterm *u = composed ? c->pool + c->start[r] : own;
   for (int j = 0; j < n; j++)
     if (u[j].i < 0) need_span(c, need_o, u[j].p, 1);
 }
@@ -221,8 +222,9 @@ static void mark_needed(lean_ctx *c, struct bsim_run_kernel *k, char *need,
 static int emit(lean_ctx *c, kprog *out, int r, const kterm *own) {
   const krow *row = &c->full->rows[r];
   if (bsim_kprog_add_row(out, row->out, row->row) != 0) return -1;
-  const kterm *u = c->len[r] < 0 ? own : c->pool + c->start[r];
   int n = c->len[r] < 0 ? row->n : c->len[r];
+  if (n == 0) return 0; /* the pool (or own) may be NULL */
+  const kterm *u = c->len[r] < 0 ? own : c->pool + c->start[r];
   for (int j = 0; j < n; j++)
     if (bsim_kprog_add_term(out, u[j].c, u[j].i, u[j].i >= 0 ? NULL : u[j].p))
       return -1;
@@ -240,7 +242,7 @@ static int build(lean_ctx *c, struct bsim_run_kernel *k) {
   for (int r = 0; rc == 0 && r < g->nrows; r++) {
     first[r] = t;
     if (compose(c, r, t) != 0) rc = -1;
-    t += g->rows[r].n;
+    if (g->rows[r].n) t += g->rows[r].n; /* t may be NULL: no terms */
   }
   if (rc == 0) mark_needed(c, k, need, keep, first);
   for (int s = 0; rc == 0 && s < g->nseg; s++) {

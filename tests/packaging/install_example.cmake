@@ -9,7 +9,9 @@
 # installed command finds its optional modules (HDF5 files, plots) in the
 # prefix.
 # Run with -DBUILD=<blocksim build> -DSOURCE=<source> -DWORK=<scratch>
-# -DGENERATOR=<generator> [-DFLAGS=<C flags, e.g. sanitizers>].
+# -DGENERATOR=<generator> [-DFLAGS=<C flags, e.g. sanitizers>]
+# [-DCC=<the library's C compiler>: a sanitizer build's plugin must link
+# the same sanitizer runtime as the command that loads it].
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
 
@@ -40,10 +42,14 @@ if(NOT pc OR NOT static OR NOT shared)
 endif()
 
 set(ex "${WORK}/example")
+set(compiler "")
+if(CC)
+  set(compiler "-DCMAKE_C_COMPILER=${CC}")
+endif()
 run("configure the example" "${CMAKE_COMMAND}" -S "${SOURCE}/examples/plugin"
   -B "${ex}" -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}"
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
-  "-DCMAKE_C_FLAGS=${FLAGS}")
+  "-DCMAKE_C_FLAGS=${FLAGS}" ${compiler})
 run("build the example" "${CMAKE_COMMAND}" --build "${ex}")
 
 set(plugin "${ex}/tank_blocks.so")
@@ -79,7 +85,10 @@ if(PKG_CONFIG)
   string(STRIP "${RUN_OUT}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
   separate_arguments(extra UNIX_COMMAND "${FLAGS}")
-  run("cc with pkg-config's flags" cc ${extra}
+  if(NOT CC)
+    set(CC cc)
+  endif()
+  run("cc with pkg-config's flags" "${CC}" ${extra}
     "${SOURCE}/examples/plugin/run_tank.c" ${flags} -lm
     "-Wl,-rpath,${pcdir}/.." -o "${WORK}/run_tank_pc")
   run("run_tank built with pkg-config" "${WORK}/run_tank_pc"

@@ -111,13 +111,18 @@ static int code_depth(const bsim_block *blk) {
   int d = 0, best = 0;
   for (int k = 0; k + 1 < blk->nipar; k += 2) {
     int kind = blk->ipar[k], op = blk->ipar[k + 1];
-    if (kind == 2 || kind == 6)
+    if (kind == 2 || kind == 6) {
       d++;
-    else if (kind == 5 &&
-             (op <= 31 ? op != 30 : op == 115 || op == 116 || op == 123))
-      d--; /* binary operators pop one */
-    else if (kind != 5)
+    } else if (kind == 5) {
+      /* as run_code reads them; each needs its operands on the stack (a
+       * file's code can start with an operator: fuzz_xcos, 28 Nov) */
+      int unary = op == 30 || op == 99 ||
+                  (op > 100 && op != 115 && op != 116 && op != 123);
+      if (d < (unary ? 1 : 2)) return -1;
+      if (!unary) d--; /* binary operators pop one */
+    } else {
       return -1;
+    }
     if (d > best) best = d;
   }
   return d == 1 ? best : -1; /* well formed: one value left */

@@ -107,6 +107,14 @@ static int expression_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* The evaluation stack's depth limit, Xcos's own. */
 #define STACK_MAX 1000
 
+/* Operators of one operand: ~ (30), unary minus (99) and the functions
+ * (codes above 100, but for the two-operand 115, 116 and 123); all
+ * others pop two and push one. The check and the evaluator both ask. */
+static int unary_op(int op) {
+  return op == 30 || op == 99 ||
+         (op > 100 && op != 115 && op != 116 && op != 123);
+}
+
 static int code_depth(const bsim_block *blk) {
   int d = 0, best = 0;
   for (int k = 0; k + 1 < blk->nipar; k += 2) {
@@ -114,10 +122,9 @@ static int code_depth(const bsim_block *blk) {
     if (kind == 2 || kind == 6) {
       d++;
     } else if (kind == 5) {
-      /* as run_code reads them; each needs its operands on the stack (a
-       * file's code can start with an operator: fuzz_xcos, 28 Nov) */
-      int unary = op == 30 || op == 99 ||
-                  (op > 100 && op != 115 && op != 116 && op != 123);
+      /* each needs its operands on the stack (a file's code can start
+       * with an operator: fuzz_xcos, 28 Nov) */
+      int unary = unary_op(op);
       if (d < (unary ? 1 : 2)) return -1;
       if (!unary) d--; /* binary operators pop one */
     } else {
@@ -292,7 +299,7 @@ static double run_code(bsim_block *blk, int flag) {
       r = z >= 0 && !discrete ? blk->mode[z] : compare(op, a, b);
       if (op != 30) top--;
       st[top] = r;
-    } else if (op == 99 || (op > 100 && op != 115 && op != 116 && op != 123)) {
+    } else if (unary_op(op)) {
       st[top] = unary_fn(op, st[top]);
     } else {
       st[top - 1] = binary_fn(op, st[top - 1], st[top]);

@@ -44,7 +44,8 @@ function(bsim_build_sundials result)
   set(prefix ${dir}/install)
   if(EXISTS ${prefix}/lib/libsundials_ida.a
      AND EXISTS ${prefix}/lib/libsundials_cvode.a
-     AND EXISTS ${prefix}/include/ida/ida_impl.h)
+     AND EXISTS ${prefix}/include/ida/ida_impl.h
+     AND EXISTS ${prefix}/include/cvode/cvode_impl.h)
     set(${result} TRUE PARENT_SCOPE)
     return()
   endif()
@@ -113,9 +114,12 @@ function(bsim_build_sundials result)
       "using Debian's binaries")
     return()
   endif()
-  # solvers/ida_carry.c reads IDA's private memory, whose header Debian
-  # installs and SUNDIALS' own install does not.
+  # solvers/ida_carry.c and cvode_carry.c read IDA's and CVODE's private
+  # memory, whose headers SUNDIALS' own install leaves out (Debian installs
+  # IDA's, not CVODE's).
   file(COPY ${src}/src/ida/ida_impl.h DESTINATION ${prefix}/include/ida)
+  file(COPY ${src}/src/cvode/cvode_impl.h ${src}/src/cvode/cvode_proj_impl.h
+    DESTINATION ${prefix}/include/cvode)
   file(REMOVE_RECURSE ${dir}/src ${dir}/build)
   set(${result} TRUE PARENT_SCOPE)
 endfunction()

@@ -21,6 +21,7 @@
 #include <sundials/sundials_context.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include "solvers/cvode_carry.h"
 #include "solvers/engine.h"
 #include "solvers/linsys.h"
 #include "solvers/nvec_fast.h"
@@ -458,6 +459,34 @@ static int cv_roots_found(bsim_engine *e, int *dirs) {
   return bsim_sun_roots_found(&e->sun, e->ng, dirs);
 }
 
+#ifdef BSIM_HAVE_CVODE_IMPL
+static int cv_carry_terms(const bsim_engine *e, double t, double *h) {
+  realtype hh = 0;
+  if (h) *h = CVodeGetCurrentStep(e->mem, &hh) == CV_SUCCESS ? fabs(hh) : 0;
+  return e->sun.stepped && t == e->sun.t ? bsim_cvode_carry_terms(e->mem, t)
+                                         : 0;
+}
+
+static int cv_carry(bsim_engine *e, double t, int nterms,
+                    const double *const *jumps) {
+  if (cv_carry_terms(e, t, NULL) == 0 ||
+      bsim_cvode_carry(e->mem, t, nterms, jumps) != 0)
+    return 1;
+  int rc = bsim_cvode_carry_roots(e->mem);
+  if (rc < 0)
+    snprintf(e->sun.err, sizeof e->sun.err,
+             "%s: the zero-crossing functions failed at t=%.17g after an "
+             "event",
+             e->type->name, t);
+  return rc;
+}
+#define CV_CARRY_TERMS cv_carry_terms
+#define CV_CARRY_OP cv_carry
+#else /* CVODE's private header missing: every discontinuity restarts */
+#define CV_CARRY_TERMS NULL
+#define CV_CARRY_OP NULL
+#endif
+
 static const char *cv_last_error(const bsim_engine *e) {
   return e && e->sun.err[0] ? e->sun.err : "cvode: no error";
 }
@@ -479,6 +508,8 @@ static const char *cv_last_error(const bsim_engine *e) {
       .stats = cv_stats,                                                       \
       .last_error = cv_last_error,                                             \
       .free = cv_free,                                                         \
+      .carry_terms = CV_CARRY_TERMS,                                           \
+      .carry = CV_CARRY_OP,                                                    \
   };
 
 CVODE_ENGINE(cvode_bdf, "cvode-bdf", bdf_params,

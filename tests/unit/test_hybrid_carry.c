@@ -35,10 +35,11 @@ static double exact_y(double t, const void *arg) {
   return uk[k] + (yk[k] - uk[k]) * exp(-(t - k * T));
 }
 
-static bsim_sim *run_loop(const char *file, double rtol, int no_carry,
-                          bsim_diagram **d) {
+static bsim_sim *run_loop(const char *file, const char *solver, double rtol,
+                          int no_carry, bsim_diagram **d) {
   bsim_options o;
   bsim_options_init(&o);
+  o.solver = solver;
   o.no_carry = no_carry;
   if (rtol > 0) {
     o.rtol = rtol;
@@ -68,12 +69,15 @@ static double exact_crossing(double t0, double c) {
   return NAN;
 }
 
-static void test_linear_loop(void) {
+/* Run by each engine that carries: ida, and the two CVODE engines when
+ * the build has CVODE's private header (solvers/cvode_carry.c). */
+static void test_linear_loop(const char *solver) {
   bsim_diagram *d1, *d2, *d3;
-  bsim_sim *s = run_loop("sampled_loop.xml", 0, 0, &d1);
-  bsim_sim *cold = run_loop("sampled_loop.xml", 0, 1, &d2);
-  bsim_sim *ref = run_loop("sampled_loop.xml", 1e-12, 0, &d3);
+  bsim_sim *s = run_loop("sampled_loop.xml", solver, 0, 0, &d1);
+  bsim_sim *cold = run_loop("sampled_loop.xml", solver, 0, 1, &d2);
+  bsim_sim *ref = run_loop("sampled_loop.xml", solver, 1e-12, 0, &d3);
   if (s && cold && ref) {
+    fprintf(stderr, "  %s:\n", solver);
     hy_print_stats(s, "carried");
     hy_print_stats(cold, "cold");
     double ticks = hy_stat(s, "events") - hy_stat(s, "roots");
@@ -138,8 +142,8 @@ static void test_linear_loop(void) {
  * against a tight run (rtol 1e-12): 1e-6, the e2e bound for rtol 1e-8. */
 static void test_nonlinear_loop(void) {
   bsim_diagram *d1, *d2;
-  bsim_sim *s = run_loop("sampled_loop_nl.xml", 0, 0, &d1);
-  bsim_sim *ref = run_loop("sampled_loop_nl.xml", 1e-12, 0, &d2);
+  bsim_sim *s = run_loop("sampled_loop_nl.xml", NULL, 0, 0, &d1);
+  bsim_sim *ref = run_loop("sampled_loop_nl.xml", NULL, 1e-12, 0, &d2);
   if (s && ref) {
     hy_print_stats(s, "nonlinear");
     E2E_CHECK(hy_stat(s, "events") == 200 &&
@@ -164,7 +168,16 @@ static void test_nonlinear_loop(void) {
 
 int main(void) {
   discretise();
-  test_linear_loop();
+  test_linear_loop("ida");
+  const char *ode[] = {"cvode-bdf", "cvode-adams"};
+  for (int i = 0; i < 2; i++) {
+    const bsim_engine_type *et =
+        bsim_library_engine_find(test_library(), ode[i]);
+    if (et && et->carry)
+      test_linear_loop(ode[i]);
+    else
+      fprintf(stderr, "  %s: cannot carry in this build (skipped)\n", ode[i]);
+  }
   test_nonlinear_loop();
   return e2e_finish("test_hybrid_carry");
 }

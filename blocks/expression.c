@@ -136,6 +136,11 @@ static int code_depth(const bsim_block *blk) {
 }
 
 static int code_check(bsim_block *blk) {
+  /* a file's stored model can lack the output (fuzz_xcos, 28 Nov) */
+  if (blk->nout < 1 || bsim_std_outsize(blk, 0) < 1) {
+    bsim_block_error(blk, "it has no output, where EXPRESSION has one");
+    return -1;
+  }
   int nu = blk->nin == 1 ? 8 : blk->nin;
   for (int k = 0; k + 1 < blk->nipar; k += 2) {
     int kind = blk->ipar[k], a = blk->ipar[k + 1];

@@ -149,11 +149,16 @@ static void satur_fn(bsim_block *blk, int flag) {
     check_scalar_block(blk, 2, 2);
     return;
   }
-  if (!is_output_flag(flag) && flag != BSIM_FLAG_ZCROSS) return;
+  if (!is_output_flag(flag) && flag != BSIM_FLAG_ZCROSS &&
+      flag != BSIM_FLAG_JACOBIAN)
+    return;
   double u = blk->inptr[0][0], hi = blk->rpar[0], lo = blk->rpar[1];
-  if (is_output_flag(flag)) {
+  if (is_output_flag(flag) || flag == BSIM_FLAG_JACOBIAN) {
     int piece = modes_frozen(blk, 1) ? blk->mode[0] : satur_piece(u, hi, lo);
-    blk->outptr[0][0] = piece == 1 ? hi : piece == 2 ? lo : u;
+    if (flag == BSIM_FLAG_JACOBIAN)
+      blk->jac[0] = piece != 1 && piece != 2; /* 1 where y follows u */
+    else
+      blk->outptr[0][0] = piece == 1 ? hi : piece == 2 ? lo : u;
   } else if (flag == BSIM_FLAG_ZCROSS && blk->ng >= 2) {
     blk->g[0] = u - hi;
     blk->g[1] = u - lo;
@@ -179,7 +184,7 @@ const bsim_block_type bsim_type_SATURATION = {
     3,
     satur_define,
     satur_fn,
-    0,
+    BSIM_TYPE_JACOBIAN,
     "upper,lower,zero-crossing"};
 
 /* ------------------------------------------------------------ HYSTHERESIS */

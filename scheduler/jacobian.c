@@ -191,6 +191,12 @@ void bsim_run_jacobian_forget(bsim_run *x) {
 static int supports(const plan_block *pb) {
   const bsim_model *m = &pb->fb->model;
   const bsim_block_type *t = pb->fb->run_type;
+  /* A source of time alone (no inputs, states, connectors or probes:
+   * STEP, CURV_f, a sawtooth) has an empty matrix, whatever its type
+   * implements: nothing of y reaches its outputs. */
+  if (!m->implicit && m->nx == 0 && m->ncon == 0 && m->nprobes == 0 &&
+      nin_elems(m) == 0)
+    return 1;
   return t && (t->flags & BSIM_TYPE_JACOBIAN) && !m->no_jacobian &&
          !(m->implicit && m->nx > 0 && m->ncon == 0);
 }
@@ -406,8 +412,9 @@ static void chain_rows(bsim_run *x, int b, int r0, int nr, int all_in,
     double *row = out + (size_t)r * (size_t)ncols;
     for (int c = 0; c < ndirect; c++) {
       double a = jac[(r0 + r) + (size_t)nrow * (size_t)c];
+      if (a == 0) continue; /* most entries: no lookup */
       int j = comp ? direct_col(p, b, c) : xoff + c;
-      if (a != 0 && j >= 0) row[pos[j]] += a;
+      if (j >= 0) row[pos[j]] += a;
     }
     int uoff = ndirect;
     for (int k = 0; k < m->nin; k++) {
@@ -518,6 +525,7 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   for (int b = 0; b < p->nblocks; b++) {
     if (!J->jb[b].on) continue;
     size_t sz = jac_rows(p, b, J->jb[b].nyb) * jac_cols(p, b);
+    if (sz == 0) continue; /* a source of time alone (supports()) */
     memset(x->blocks[b].b.jac, 0, sizeof(double) * sz);
     if ((rc = bsim_run_call(x, b, BSIM_FLAG_JACOBIAN)) != BSIM_CB_OK) return rc;
   }

@@ -205,12 +205,59 @@ static void test_fallback(void) {
   bsim_diagram_free(d);
 }
 
+/* ---- a source of time alone needs no flag 10 ---------------------------- */
+
+/* STEP (no flag 10 of its own) at t = 1 to 1, through SATURATION (upper
+ * 0.5) into an integrator: the analytic Jacobian is used, and x(3) =
+ * 0.5 (3 - 1) = 1, exact up to the integrator's tolerance (rtol 1e-8: a
+ * linear ramp, so 1e-9). */
+static void test_time_source(void) {
+  char path[] = "/tmp/bsim_test_anjac_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0, "mkstemp");
+  if (fd < 0) return;
+  FILE *fp = fdopen(fd, "w");
+  fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"ts\">\n"
+              "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
+              "  <output samples=\"4\"/>\n"
+              "  <block id=\"u\" type=\"STEP\"/>\n"
+              "  <block id=\"s\" type=\"SATURATION\"><param name=\"upper\" "
+              "value=\"0.5\"/><param name=\"lower\" value=\"-0.5\"/>"
+              "</block>\n"
+              "  <block id=\"x\" type=\"INTEGRAL_m\"/>\n"
+              "  <link from=\"u:1\" to=\"s:1\"/>\n"
+              "  <link from=\"s:1\" to=\"x:1\"/>\n"
+              "  <activation from=\"u:1\" to=\"u:1\"/>\n"
+              "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
+  fclose(fp);
+  bsim_diagram *d = load(path);
+  remove(path);
+  if (!d) return;
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "%s", err.message);
+  if (s) {
+    CHECK(s->plan->jac != NULL, "STEP: no analytic Jacobian");
+    CHECK(bsim_sim_run(s, &err) == 0, "run: %s", err.message);
+    size_t rows = bsim_result_rows(s);
+    double x3 = rows ? bsim_result_data(s)[rows - 1] : NAN;
+    CHECK(rows == 4 && fabs(x3 - 1.0) < 1e-9, "x(3) = %.15g", x3);
+    CHECK(stat_of(s, "jacobian-residual-evals") == 0,
+          "STEP: %g residual calls for Jacobians",
+          stat_of(s, "jacobian-residual-evals"));
+    bsim_sim_free(s);
+  }
+  bsim_diagram_free(d);
+}
+
 int main(void) {
   snprintf(data_path, sizeof data_path, "%s/solvers/jac_nonlinear.xml",
            BSIM_TEST_DATA);
   test_plan_jacobian();
   test_trajectories();
   test_fallback();
+  test_time_source();
   if (failures)
     fprintf(stderr, "test_analytic_jacobian: %d failure(s)\n", failures);
   return failures ? 1 : 0;

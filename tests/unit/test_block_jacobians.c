@@ -274,6 +274,17 @@ int main(void) {
     simple(t, 1, 1, v3, 0, NULL, NULL, t, acosh ? 1.2 : -0.8,
            acosh ? 1.9 : 0.8);
   }
+  /* SATURATION on each piece (inputs kept off the corners at +-0.5):
+   * dy/du is 1 between the limits, 0 beyond them */
+  const char *satn[] = {"upper", "lower", "zero-crossing"};
+  const int v1[] = {1, 1, 1, 1};
+  for (int zc = 0; zc < 2; zc++) {
+    bsim_value sv[] = {SCALAR(0.5), SCALAR(-0.5), SCALAR(zc)};
+    simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION linear", -0.4,
+           0.4);
+    simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION upper", 1, 2);
+    simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION lower", -2, -1);
+  }
   /* Sources: flagged, no inputs, nothing to write */
   const char *src[] = {"CONST_m", "CONST",    "CONST_f",
                        "TIME_f",  "GENSIN_f", "TrigFun"};

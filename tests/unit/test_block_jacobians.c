@@ -280,8 +280,7 @@ int main(void) {
   const int v1[] = {1, 1, 1, 1};
   for (int zc = 0; zc < 2; zc++) {
     bsim_value sv[] = {SCALAR(0.5), SCALAR(-0.5), SCALAR(zc)};
-    simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION linear", -0.4,
-           0.4);
+    simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION linear", -0.4, 0.4);
     simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION upper", 1, 2);
     simple("SATURATION", 1, 1, v1, 3, satn, sv, "SATURATION lower", -2, -1);
   }

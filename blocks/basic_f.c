@@ -21,9 +21,11 @@ static int oom(bsim_define_ctx *ctx) {
   return bsim_define_error(ctx, "out of memory");
 }
 
-/* Flag 4 of the element-wise blocks with several inputs: every input has
- * the output's number of elements. */
+/* Flag 4 of the element-wise blocks: every input has the output's number
+ * of elements. */
 static void same_sizes(bsim_block *blk) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_need_ports(blk, 1, 1) != 0) return;
   int n = bsim_std_outsize(blk, 0);
   for (int k = 0; k < blk->nin; k++)
     if (bsim_std_insize(blk, k) != n) {
@@ -42,11 +44,13 @@ static double sum_weight(const bsim_block *blk, int k) {
 }
 
 static void sum_fn(bsim_block *blk, int flag) {
-  int n = bsim_std_outsize(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     same_sizes(blk);
     return;
   }
+  /* not at flag 5, which comes also after a flag 4 that found no output */
+  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
+  int n = bsim_std_outsize(blk, 0);
   if (flag == BSIM_FLAG_JACOBIAN) {
     for (int k = 0; k < blk->nin; k++)
       for (int j = 0; j < n; j++)
@@ -123,11 +127,13 @@ static const bsim_block_type type_BIGSOM_f = {
 /* ----------------------------------------------------------------- PROD_f */
 
 static void prod_fn(bsim_block *blk, int flag) {
-  int n = bsim_std_outsize(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     same_sizes(blk);
     return;
   }
+  /* not at flag 5, which comes also after a flag 4 that found no output */
+  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
+  int n = bsim_std_outsize(blk, 0);
   if (flag == BSIM_FLAG_JACOBIAN) {
     /* d/duk = product of the other inputs, formed directly so that a zero
      * factor needs no division */
@@ -216,6 +222,8 @@ static const bsim_block_type type_GAINBLK_f = {
 /* --------------------------------------------------------------- INVBLK_f */
 
 static void invblk_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_INIT) same_sizes(blk);
+  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
   int n = bsim_std_outsize(blk, 0);
   const double *u = blk->inptr[0];
   if (flag == BSIM_FLAG_JACOBIAN || is_output_flag(flag)) {
@@ -261,9 +269,10 @@ static int sqrt_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void sqrt_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_INIT) same_sizes(blk);
+  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
   int n = bsim_std_outsize(blk, 0);
   const double *u = blk->inptr[0];
-  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
   for (int i = 0; i < n; i++) {
     /* Xcos gives NaN below 0 and lets it spread; a NaN would only stop
      * the integrator later, far from its cause */
@@ -332,8 +341,12 @@ static void satf_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nrpar < 3)
       bsim_block_error(blk, "rpar must be [min/slope; max/slope; slope]");
+    else
+      same_sizes(blk);
     return;
   }
+  /* flag 5 comes also after a flag 4 that found no ports */
+  if (flag != BSIM_FLAG_ZCROSS && !is_output_flag(flag)) return;
   int n = bsim_std_insize(blk, 0);
   const double *u = blk->inptr[0], *r = blk->rpar;
   if (flag == BSIM_FLAG_ZCROSS) {

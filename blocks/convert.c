@@ -99,6 +99,8 @@ static double wrap(double v, int t) {
 }
 
 static void convert_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int n = bsim_std_outsize(blk, 0), code = blk->nipar ? blk->ipar[0] : 1;
   if (flag == BSIM_FLAG_INIT) {
     if (code < 1 || code > 91 || bsim_std_insize(blk, 0) != n)

@@ -63,6 +63,8 @@ static void ifthel_fn(bsim_block *blk, int flag) {
       bsim_block_error(blk, "needs one input and two event outputs");
     return;
   }
+  /* flag 5 comes also after a flag 4 that found no input */
+  if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_EVENTS) return;
   double u = blk->inptr[0][0];
   if (flag == BSIM_FLAG_ZCROSS) {
     if (blk->ng > 0) blk->g[0] = u;
@@ -143,6 +145,8 @@ static void eselect_fn(bsim_block *blk, int flag) {
       bsim_block_error(blk, "needs one input and at least two event outputs");
     return;
   }
+  /* flag 5 comes also after a flag 4 that found no input */
+  if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_EVENTS) return;
   double u = blk->inptr[0][0];
   if (flag == BSIM_FLAG_ZCROSS) {
     /* Surface j lies on the boundary between outputs j+1 and j+2. */

@@ -129,6 +129,8 @@ void bsim_std_integral_fn(bsim_block *blk, int flag) {
   switch (flag) {
   case BSIM_FLAG_INIT:
     if (blk->ng > 0 && bsim_zc_ties_init(blk) != 0) break;
+    /* a file's stored model may lack a port */
+    if (bsim_std_need_ports(blk, 1, 1) != 0) break;
     if (nx != bsim_std_insize(blk, 0) || nx != bsim_std_outsize(blk, 0))
       bsim_block_error(blk, "%d states but input %d and output %d elements", nx,
                        bsim_std_insize(blk, 0), bsim_std_outsize(blk, 0));

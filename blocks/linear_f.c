@@ -350,8 +350,10 @@ static const double *deriv_step(deriv_work *w, double t, const double *u) {
 }
 
 static void deriv_fn(bsim_block *blk, int flag) {
-  int n = bsim_std_insize(blk, 0);
   deriv_work *w = (deriv_work *)*blk->work;
+  /* a file's stored model may lack a port (then flag 4 took no work) */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
+  int n = bsim_std_insize(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     if (n != bsim_std_outsize(blk, 0))
       bsim_block_error(blk, "input and output must have the same size");

@@ -59,8 +59,17 @@ static void gain_jacobian(bsim_block *blk) {
 
 void bsim_std_gain_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
-    if (blk->nrpar > 1 && (blk->nrpar != blk->outsz[0] * blk->insz[0] ||
-                           blk->outsz[blk->nout] != blk->insz[blk->nin]))
+    if (bsim_std_need_ports(blk, 1, 1) != 0) return;
+    /* a file's stored model may have no gain, or a scalar gain between
+     * ports of different sizes */
+    if (blk->nrpar < 1)
+      bsim_block_error(blk, "rpar holds no gain");
+    else if (blk->nrpar == 1 &&
+             bsim_std_insize(blk, 0) < bsim_std_outsize(blk, 0))
+      bsim_block_error(blk, "input has %d elements, the output %d",
+                       bsim_std_insize(blk, 0), bsim_std_outsize(blk, 0));
+    else if (blk->nrpar > 1 && (blk->nrpar != blk->outsz[0] * blk->insz[0] ||
+                                blk->outsz[blk->nout] != blk->insz[blk->nin]))
       bsim_block_error(blk,
                        "gain has %d elements but the ports are %dx%d -> %dx%d",
                        blk->nrpar, blk->insz[0], blk->insz[blk->nin],
@@ -149,6 +158,7 @@ static int signed_inputs(bsim_define_ctx *ctx, bsim_model *m,
 }
 
 static int same_sizes_check(bsim_block *blk) {
+  if (bsim_std_need_ports(blk, 1, 1) != 0) return -1;
   if (blk->nin > 1) {
     if (blk->nipar < blk->nin) {
       bsim_block_error(blk, "ipar must hold one sign per input (%d), has %d",
@@ -376,6 +386,17 @@ static int exp_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void exp_fn(bsim_block *blk, int flag) {
+  if (flag == BSIM_FLAG_INIT) {
+    /* a file's stored model may lack the ports or the base */
+    if (bsim_std_need_ports(blk, 1, 1) != 0) return;
+    if (blk->nrpar < 1)
+      bsim_block_error(blk, "rpar holds no base");
+    else if (bsim_std_insize(blk, 0) < bsim_std_outsize(blk, 0))
+      bsim_block_error(blk, "input has %d elements, the output %d",
+                       bsim_std_insize(blk, 0), bsim_std_outsize(blk, 0));
+    return;
+  }
+  if (flag != BSIM_FLAG_JACOBIAN && !is_output_flag(flag)) return;
   int n = bsim_std_outsize(blk, 0);
   double a = blk->rpar[0];
   if (flag == BSIM_FLAG_JACOBIAN) { /* d(a^u)/du = ln(a) a^u, diagonal */
@@ -434,10 +455,16 @@ static int abs_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* Mode encoding as Xcos's absolute_value: 1 = u >= 0 (y = u), 2 = u < 0
  * (y = -u). */
 static void abs_fn(bsim_block *blk, int flag) {
+  /* flag 5 comes also after a flag 4 that found no ports */
+  if (flag == BSIM_FLAG_END) return;
+  if (flag == BSIM_FLAG_INIT && bsim_std_need_ports(blk, 1, 1) != 0) return;
   int n = bsim_std_insize(blk, 0);
   const double *u = blk->inptr[0];
   if (flag == BSIM_FLAG_INIT) {
-    if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))
+    if (bsim_std_outsize(blk, 0) < n)
+      bsim_block_error(blk, "input has %d elements, the output %d", n,
+                       bsim_std_outsize(blk, 0));
+    else if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))
       bsim_block_error(blk, "needs %d surfaces and modes, has %d and %d", n,
                        blk->ng, blk->nmode);
     return;

@@ -64,6 +64,8 @@ static int matmul_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void matmul_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 2, 1)) return;
   int rule = blk->nipar >= 1 ? blk->ipar[0] : 1;
   const double *a = blk->inptr[0], *b = blk->inptr[1];
   double *y = blk->outptr[0];
@@ -155,6 +157,8 @@ static int mattran_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void mattran_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int r = IR(blk, 0), c = IC(blk, 0), n = r * c;
   if (flag == BSIM_FLAG_INIT) {
     if (OR(blk, 0) != c || OC(blk, 0) != r)
@@ -217,6 +221,8 @@ static int catv_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 /* Both: flag 10 is the permutation that the copy does. */
 static void cat_fn(bsim_block *blk, int flag, int vertical) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int ny = bsim_std_outsize(blk, 0), rows = OR(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     int sum = 0;
@@ -335,6 +341,8 @@ static int extract_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void extract_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int n = blk->nipar, mu = IR(blk, 0);
   int nr = n >= 2 ? blk->ipar[n - 2] : 0, nc = n >= 2 ? blk->ipar[n - 1] : 0;
   const int *r = blk->ipar, *c = blk->ipar + nr;
@@ -403,6 +411,8 @@ static int rootcoef_define(bsim_define_ctx *ctx, bsim_model *m) {
  * term up, built by multiplying in one root after the other; infinite
  * roots are left out and shift the others down, as Scilab's dprxc. */
 static void rootcoef_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int n = IR(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     if (bsim_std_outsize(blk, 0) != n + 1)

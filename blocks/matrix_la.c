@@ -111,6 +111,8 @@ static int lu_singular(const gsl_matrix *lu) {
 }
 
 static void matinv_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port (then flag 4 took no work) */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   la_work *w = (la_work *)*blk->work;
   size_t n = (size_t)IR(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
@@ -213,6 +215,8 @@ static void pinv_of_svd(const la_work *w, size_t r, size_t c, double tol,
 }
 
 static void matpinv_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port (then flag 4 took no work) */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   la_work *w = (la_work *)*blk->work;
   size_t r = (size_t)IR(blk, 0), c = (size_t)IC(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
@@ -272,6 +276,8 @@ static double norm1(const double *u, size_t m, size_t n) {
 }
 
 static void matbksl_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port (then flag 4 took no work) */
+  if (bsim_std_lacks_ports(blk, flag, 2, 1)) return;
   la_work *w = (la_work *)*blk->work;
   size_t m = (size_t)IR(blk, 0), n = (size_t)IC(blk, 0), p = (size_t)IC(blk, 1);
   if (flag == BSIM_FLAG_INIT) {
@@ -508,6 +514,8 @@ static void mateig_store(bsim_block *blk, const eig_work *w, int sym) {
 }
 
 static void mateig_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port (then flag 4 took no work) */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   eig_work *w = (eig_work *)*blk->work;
   int n = IR(blk, 0);
   if (flag == BSIM_FLAG_INIT) {

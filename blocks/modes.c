@@ -96,6 +96,8 @@ static int zc_flag(bsim_define_ctx *ctx, int *on) {
 /* Checks at flag 4 shared by the scalar blocks: rpar length, and either no
  * surfaces or the expected number with one mode. */
 static int check_scalar_block(bsim_block *blk, int nrpar, int ng) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_need_ports(blk, 1, 1) != 0) return -1;
   if (blk->nrpar < nrpar) {
     bsim_block_error(blk, "rpar has %d entries, needs %d", blk->nrpar, nrpar);
     return -1;
@@ -429,7 +431,12 @@ static void signum_fn(bsim_block *blk, int flag) {
   if (bsim_zc_ties_flags(blk, flag)) return;
   int n = blk->nin > 0 ? bsim_std_insize(blk, 0) : 0;
   if (flag == BSIM_FLAG_INIT) {
-    if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))
+    /* a file's stored model may lack the output */
+    if (n > 0 && bsim_std_need_ports(blk, 1, 1) != 0) return;
+    if (n > 0 && bsim_std_outsize(blk, 0) < n)
+      bsim_block_error(blk, "input has %d elements, the output %d", n,
+                       bsim_std_outsize(blk, 0));
+    else if (blk->ng > 0 && (blk->ng < n || blk->nmode < n))
       bsim_block_error(blk, "needs %d surfaces and modes, has %d and %d", n,
                        blk->ng, blk->nmode);
     return;

@@ -89,6 +89,8 @@ static void tows_flush(bsim_block *blk, tows_work *w) {
 }
 
 static void tows_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 0)) return;
   tows_work *w = (tows_work *)*blk->work;
   switch (flag) {
   case BSIM_FLAG_INIT: {

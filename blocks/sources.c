@@ -96,6 +96,8 @@ static void cstblk_fn(bsim_block *blk, int flag) {
   if (flag != BSIM_FLAG_OUTPUTS && flag != BSIM_FLAG_INIT &&
       flag != BSIM_FLAG_REINIT)
     return;
+  /* a file's stored model may lack the output */
+  if (flag == BSIM_FLAG_INIT && bsim_std_need_ports(blk, 0, 1) != 0) return;
   int n = bsim_std_outsize(blk, 0);
   if (n > blk->nrpar) {
     bsim_block_error(blk, "output has %d elements but rpar only %d", n,
@@ -165,6 +167,8 @@ static void gensin_fn(bsim_block *blk, int flag) {
     bsim_block_error(blk, "rpar must hold [amplitude; frequency; phase]");
     return;
   }
+  /* a file's stored model may lack the output */
+  if (flag == BSIM_FLAG_INIT && bsim_std_need_ports(blk, 0, 1) != 0) return;
   double y = blk->rpar[0] * sin(blk->rpar[1] * blk->t + blk->rpar[2]);
   int n = bsim_std_outsize(blk, 0);
   for (int i = 0; i < n; i++)
@@ -195,6 +199,12 @@ static int time_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void time_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack the output */
+  if (flag == BSIM_FLAG_INIT &&
+      (bsim_std_need_ports(blk, 0, 1) != 0 || bsim_std_outsize(blk, 0) < 1)) {
+    if (blk->nout >= 1) bsim_block_error(blk, "its output has no element");
+    return;
+  }
   if (flag == BSIM_FLAG_OUTPUTS || flag == BSIM_FLAG_INIT ||
       flag == BSIM_FLAG_REINIT)
     blk->outptr[0][0] = blk->t;

@@ -177,6 +177,18 @@ int bsim_std_switch(bsim_define_ctx *ctx, const char *name, int *out);
  * only one supported; anything else is reported. 0 or -1. */
 int bsim_std_real_datatype(bsim_define_ctx *ctx);
 
+/* A block whose dialog values do not evaluate runs on the model its .xcos
+ * file stores, whose ports are the file's port elements and need not be
+ * the ones the type's function indexes: call at flag 4. 0 when the block
+ * has at least nin inputs and nout outputs; else -1 after a
+ * bsim_block_error saying what it has and what it needs. */
+int bsim_std_need_ports(bsim_block *blk, int nin, int nout);
+/* The same for a function that reads its ports before it looks at the
+ * flag, at every flag: 1 when the block lacks them (reported at flag 4
+ * only), and the function must return - the scheduler still calls flag 5
+ * after a flag 4 that failed. */
+int bsim_std_lacks_ports(bsim_block *blk, int flag, int nin, int nout);
+
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous
  * (csslti4: x0, dep_t) or discrete (dsslti4: z0, one event input). */

@@ -71,6 +71,8 @@ static int relop_test(int rule, double a, double b) {
 /* Modes as Xcos's relational_op: 1 = false, 2 = true; while integrating
  * with surfaces, y = mode - 1. */
 static void relop_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 2, 1)) return;
   int n = bsim_std_outsize(blk, 0), rule = blk->nipar ? blk->ipar[0] : 2;
   const double *a = blk->inptr[0], *b = blk->inptr[1];
   if (bsim_zc_ties_flags(blk, flag)) return;
@@ -156,6 +158,8 @@ static int selectm_define(bsim_define_ctx *ctx, bsim_model *m) {
  * highest when several fire together); initially input z0; the output
  * holds in between. */
 static void selectm_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 1, 1)) return;
   int n = bsim_std_outsize(blk, 0), k = 0;
   if (flag == BSIM_FLAG_INIT) {
     for (int i = 0; i < blk->nin; i++)
@@ -236,6 +240,8 @@ static int mswitch_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* Xcos's mswitch: the control value rounded by the rule, shifted by the
  * base, clipped into range, picks the input (or the element). */
 static void mswitch_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 2, 1)) return;
   int ny = bsim_std_outsize(blk, 0);
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nipar < 2 || blk->nin < 2)

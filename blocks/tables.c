@@ -68,6 +68,8 @@ static int table_segment(const double *x, int n, double u) {
 }
 
 static void table_check(bsim_block *blk, int min) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_need_ports(blk, 1, 1) != 0) return;
   if (blk->nrpar < 2 * min || blk->nrpar % 2)
     bsim_block_error(blk, "rpar must be [x; y] with at least %d points", min);
 }
@@ -184,6 +186,8 @@ static void curv_fn(bsim_block *blk, int flag) {
     if (n < 1 || blk->nrpar < 2 * n)
       bsim_block_error(blk, "ipar(1) must be the number of points n >= 1 and "
                             "rpar start with [x; y] (2n entries)");
+    else /* a file's stored model may lack the output */
+      bsim_std_need_ports(blk, 0, 1);
     return;
   }
   if (!is_output_flag(flag)) return;
@@ -273,7 +277,10 @@ static int gensqr_define(bsim_define_ctx *ctx, bsim_model *m) {
  * before flag 2), so y changes one activation later. */
 static void gensqr_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
-    if (blk->nz < 1) bsim_block_error(blk, "needs one discrete state");
+    if (blk->nz < 1)
+      bsim_block_error(blk, "needs one discrete state");
+    else /* a file's stored model may lack the output */
+      bsim_std_need_ports(blk, 0, 1);
   } else if ((flag == BSIM_FLAG_OUTPUTS && blk->nevprt != 0) ||
              flag == BSIM_FLAG_REINIT) {
     blk->outptr[0][0] = blk->z[0];
@@ -313,7 +320,7 @@ static void sawtooth_fn(bsim_block *blk, int flag) {
   if (flag == BSIM_FLAG_INIT) {
     if (blk->nz < 1)
       bsim_block_error(blk, "needs one discrete state");
-    else
+    else if (bsim_std_need_ports(blk, 0, 1) == 0) /* it may lack the output */
       blk->z[0] = 0;
   } else if (is_output_flag(flag)) {
     blk->outptr[0][0] = blk->nevprt > 0 ? 0.0 : blk->t - blk->z[0];

@@ -48,6 +48,14 @@ static void jacobian(bsim_block *blk, unary_fn df, const char *name) {
 
 static inline void apply(bsim_block *blk, int flag, unary_fn f, unary_fn df,
                          const char *name) {
+  if (flag == BSIM_FLAG_INIT) {
+    /* a file's stored model may lack a port, or give them other sizes */
+    if (bsim_std_need_ports(blk, 1, 1) == 0 &&
+        bsim_std_insize(blk, 0) < bsim_std_outsize(blk, 0))
+      bsim_block_error(blk, "input has %d elements, the output %d",
+                       bsim_std_insize(blk, 0), bsim_std_outsize(blk, 0));
+    return;
+  }
   if (flag == BSIM_FLAG_JACOBIAN) {
     jacobian(blk, df, name);
     return;

@@ -64,6 +64,22 @@ int bsim_std_outsize(const bsim_block *blk, int k) {
   return blk->outsz[k] * blk->outsz[blk->nout + k];
 }
 
+int bsim_std_need_ports(bsim_block *blk, int nin, int nout) {
+  if (blk->nin >= nin && blk->nout >= nout) return 0;
+  bsim_block_error(blk,
+                   "it has %d input%s and %d output%s, where it needs at "
+                   "least %d and %d",
+                   blk->nin, blk->nin == 1 ? "" : "s", blk->nout,
+                   blk->nout == 1 ? "" : "s", nin, nout);
+  return -1;
+}
+
+int bsim_std_lacks_ports(bsim_block *blk, int flag, int nin, int nout) {
+  if (blk->nin >= nin && blk->nout >= nout) return 0;
+  if (flag == BSIM_FLAG_INIT) bsim_std_need_ports(blk, nin, nout);
+  return 1;
+}
+
 int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
                    int *out) {
   /* 64-bit products cannot overflow for operands below 2^31 */

@@ -15,6 +15,8 @@ static int zeros_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void zeros_fn(bsim_block *blk, int flag) {
+  /* a file's stored model may lack a port */
+  if (bsim_std_lacks_ports(blk, flag, 0, 1)) return;
   if (flag == BSIM_FLAG_OUTPUTS || flag == BSIM_FLAG_REINIT)
     memset(blk->outptr[0], 0,
            (size_t)bsim_std_outsize(blk, 0) * sizeof(double));

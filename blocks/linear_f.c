@@ -387,7 +387,7 @@ static const bsim_block_type type_DERIV = {
     0,
     bsim_std_elementwise_model,
     deriv_fn,
-    0,
+    BSIM_TYPE_STEP_MEMORY,
     ""};
 
 /* -------------------------------------------------------------------- PID */

@@ -3,12 +3,15 @@
  * the event did is kink the solution through a linear part (the rule and
  * its reasons: docs/scheduler.md, "Carrying the history"; which signals
  * qualify: carry_plan.c). The event has been served at a stop time, so
- * the engine's last step ends exactly there; y did not jump and no mode
- * changed. The jump of y' is f after the event minus f before it, and
- * for a linear part the jump of y^(m+1) is J^m times that, J taken by
+ * the engine's last step ends exactly there, or at a root the engine
+ * returned inside its last step; no mode changed, and y did not jump but
+ * in states of linear parts (a reset: a ball's velocity at a bounce). The
+ * jump of y' is f after the event minus f before it (each with its own y),
+ * and for a linear part the jump of y^(m+1) is J^m times that, J taken by
  * differences of f (exact for a linear f). The engine adds the Taylor
- * polynomial of these jumps to its history (bsim_engine_type.carry) and
- * integrates on, at the order and step size it had reached.
+ * polynomial of these jumps (and of y's) to its history
+ * (bsim_engine_type.carry, carry_jump) and integrates on, at the order and
+ * step size it had reached.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,11 +36,12 @@ int bsim_run_carry_alloc(run_state *r) {
   r->nsnap_z = nz;
   r->snap_z = calloc(nz ? nz : 1, sizeof(double));
   if (!r->snap_z) return -1;
-  if (r->s->no_carry || !p->carry_any ||
+  if (r->s->no_carry || !(p->carry_any || p->carry_states) ||
       !(r->s->engine->carry || r->s->auto_solver))
     return 0;
-  /* f before, f after, a perturbed y, the jumps, the output buffers */
-  r->carry_buf = calloc((3 + MAX_TERMS) * ny + p->noutbuf, sizeof(double));
+  /* f before, f after, a perturbed y, the jumps, the output buffers, the
+   * jump of y */
+  r->carry_buf = calloc((4 + MAX_TERMS) * ny + p->noutbuf, sizeof(double));
   return r->carry_buf ? 0 : -1;
 }
 
@@ -67,12 +71,18 @@ void bsim_run_carry_snapshot(run_state *r) {
 }
 
 /* Every signal the continuous part reads that changed is one whose
- * change can be carried; y, the modes and the active blocks' discrete
- * states did not change. */
-static int qualifies(const run_state *r) {
+ * change can be carried; y changed only in states of linear parts, and
+ * only if the engine takes a jump of y (*jumped says whether it did); the
+ * modes and the active blocks' discrete states did not change. */
+static int qualifies(const run_state *r, int *jumped) {
   const bsim_plan *p = r->p;
-  if (memcmp(r->snap_y, r->y, sizeof(double) * (size_t)p->ny) != 0 ||
-      memcmp(r->snap_modes, r->modes, sizeof(int) * (size_t)p->nmodes) != 0)
+  *jumped = 0;
+  for (int i = 0; i < p->ny; i++)
+    if (r->snap_y[i] != r->y[i]) {
+      if (!p->carry_state[i] || !r->s->engine->carry_jump) return 0;
+      *jumped = 1;
+    }
+  if (memcmp(r->snap_modes, r->modes, sizeof(int) * (size_t)p->nmodes) != 0)
     return 0;
   int same = 1;
   z_walk((run_state *)r, 0, &same);
@@ -107,7 +117,7 @@ static double term_size(const run_state *r, const double *d, int m, double h) {
   return scale * worst;
 }
 
-/* The jump of y' (before: with the signals as they were before the
+/* The jump of y' (before: with y and the signals as they were before the
  * event), then J^m of it by differences; nterms vectors into jumps. Once a
  * term is below a thousandth of the tolerance for steps of h and smaller
  * than the one before, the later ones are smaller still: left zero. */
@@ -121,7 +131,7 @@ static int derivative_jumps(run_state *r, int nterms, double h,
   size_t nout = sizeof(double) * p->noutbuf; /* outbufs NULL when 0 */
   if (nout) memcpy(outs, outbufs, nout);
   if (nout) memcpy(outbufs, r->snap_out, nout);
-  int rc = bsim_run_rhs(r, r->y, before);
+  int rc = bsim_run_rhs(r, r->snap_y, before);
   if (nout) memcpy(outbufs, outs, nout);
   if (rc != 0 || bsim_run_rhs(r, r->y, after) != 0) return -1;
   double ymax = 0;
@@ -156,7 +166,8 @@ static int derivative_jumps(run_state *r, int nterms, double h,
 
 int bsim_run_try_carry(run_state *r, bsim_error *err) {
   const bsim_engine_type *et = r->s->engine;
-  if (!r->carry_buf || r->run->errs.cold || !qualifies(r)) return 0;
+  int jumped;
+  if (!r->carry_buf || r->run->errs.cold || !qualifies(r, &jumped)) return 0;
   if (!et->carry) return 2;
   double h = 0;
   int nterms = et->carry_terms(r->eng, r->t, &h);
@@ -175,7 +186,16 @@ int bsim_run_try_carry(run_state *r, bsim_error *err) {
          sizeof(double) * r->p->noutbuf);
   if (rc < 0) return bsim_run_fail(r, err);
   if (rc > 0) return 0;
-  rc = et->carry(r->eng, r->t, nterms, (const double *const *)jumps);
+  double *dy = NULL;
+  if (jumped) {
+    dy = jumps[0] + (size_t)MAX_TERMS * ny + r->p->noutbuf;
+    for (size_t i = 0; i < ny; i++)
+      dy[i] = r->y[i] - r->snap_y[i];
+  }
+  rc = et->carry_jump
+           ? et->carry_jump(r->eng, r->t, nterms, dy,
+                            (const double *const *)jumps)
+           : et->carry(r->eng, r->t, nterms, (const double *const *)jumps);
   if (rc < 0) {
     bsim_error_set(err, BSIM_ERR_SIM, "%s", et->last_error(r->eng));
     return -1;

@@ -121,6 +121,17 @@ static int jacobian_constant(const bsim_plan *p) {
   return 1;
 }
 
+/* An active block whose outputs remember the integrator's evaluation
+ * times (BSIM_TYPE_STEP_MEMORY): then nothing is carried. */
+static int step_memory(const bsim_plan *p) {
+  for (int b = 0; b < p->nblocks; b++) {
+    const bsim_flat_block *fb = p->blocks[b].fb;
+    const bsim_block_type *t = fb->run_type ? fb->run_type : fb->type;
+    if (p->blocks[b].active && (t->flags & BSIM_TYPE_STEP_MEMORY)) return 1;
+  }
+  return 0;
+}
+
 int bsim_plan_carry_prepare(bsim_plan *p) {
   int n = p->nblocks;
   p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
@@ -130,6 +141,11 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
   int rc = -1;
   if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
     goto done;
+  p->jac_constant = jacobian_constant(p);
+  if (step_memory(p)) {
+    rc = 0;
+    goto done;
+  }
   mark_matters(p, matters, queue);
   mark_bad(p, matters, bad, queue);
   for (int b = 0; b < n; b++) {
@@ -144,12 +160,13 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
           p->carry_any = 1;
         }
     }
-    if (p->blocks[b].xoff >= 0)
+    if (p->blocks[b].xoff >= 0 && m->nx > 0) {
       memset(p->carry_state + p->blocks[b].xoff, 1, (size_t)m->nx);
+      p->carry_states = 1;
+    }
   }
   for (int e = 0; e < p->evbase[n]; e++)
     p->carry_events += carried_event(p, e);
-  p->jac_constant = jacobian_constant(p);
   rc = 0;
 done:
   free(matters);

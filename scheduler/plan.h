@@ -136,9 +136,10 @@ typedef struct bsim_plan {
   /* Carrying the history across events (carry_plan.c): per output-buffer
    * entry, a change of it reaches only linear blocks; per unknown, a jump
    * of its derivative does; carry_any: some relevant entry is such;
+   * carry_states: some unknown is such (a reset of it may be carried);
    * carry_events: critical event outputs that change only such signals */
   char *carry_entry, *carry_state;
-  int carry_any, carry_events;
+  int carry_any, carry_states, carry_events;
   /* dF/dy the same matrix all run long (carry_plan.c): the analytic
    * Jacobian of an ODE engine is then evaluated once (jacobian.c) */
   int jac_constant;

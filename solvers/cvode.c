@@ -460,19 +460,29 @@ static int cv_roots_found(bsim_engine *e, int *dirs) {
 }
 
 #ifdef BSIM_HAVE_CVODE_IMPL
-static int cv_carry_terms(const bsim_engine *e, double t, double *h) {
-  realtype hh = 0;
-  if (h) *h = CVodeGetCurrentStep(e->mem, &hh) == CV_SUCCESS ? fabs(hh) : 0;
-  return e->sun.stepped && t == e->sun.t ? bsim_cvode_carry_terms(e->mem, t)
-                                         : 0;
+/* A root just returned: the time handed out, inside the last step. */
+static int at_root(const bsim_engine *e, double t) {
+  return e->sun.last_adv == BSIM_ADV_ROOT && t == e->sun.t;
 }
 
-static int cv_carry(bsim_engine *e, double t, int nterms,
-                    const double *const *jumps) {
+static int cv_carry_terms(const bsim_engine *e, double t, double *h) {
+  realtype hh = 0, tn = t;
+  if (!e->sun.stepped || t != e->sun.t) return 0;
+  /* the polynomial spans the rest of the last step too after a root */
+  CVodeGetCurrentTime(e->mem, &tn);
+  if (h)
+    *h = CVodeGetCurrentStep(e->mem, &hh) == CV_SUCCESS
+             ? fabs(hh) + fabs(tn - t)
+             : 0;
+  return bsim_cvode_carry_terms(e->mem, t, at_root(e, t));
+}
+
+static int cv_carry_jump(bsim_engine *e, double t, int nterms, const double *dy,
+                         const double *const *jumps) {
   if (cv_carry_terms(e, t, NULL) == 0 ||
-      bsim_cvode_carry(e->mem, t, nterms, jumps) != 0)
+      bsim_cvode_carry(e->mem, t, nterms, dy, jumps) != 0)
     return 1;
-  int rc = bsim_cvode_carry_roots(e->mem);
+  int rc = bsim_cvode_carry_roots(e->mem, t);
   if (rc < 0)
     snprintf(e->sun.err, sizeof e->sun.err,
              "%s: the zero-crossing functions failed at t=%.17g after an "
@@ -480,11 +490,18 @@ static int cv_carry(bsim_engine *e, double t, int nterms,
              e->type->name, t);
   return rc;
 }
+
+static int cv_carry(bsim_engine *e, double t, int nterms,
+                    const double *const *jumps) {
+  return cv_carry_jump(e, t, nterms, NULL, jumps);
+}
 #define CV_CARRY_TERMS cv_carry_terms
 #define CV_CARRY_OP cv_carry
+#define CV_CARRY_JUMP cv_carry_jump
 #else /* CVODE's private header missing: every discontinuity restarts */
 #define CV_CARRY_TERMS NULL
 #define CV_CARRY_OP NULL
+#define CV_CARRY_JUMP NULL
 #endif
 
 static const char *cv_last_error(const bsim_engine *e) {
@@ -510,6 +527,7 @@ static const char *cv_last_error(const bsim_engine *e) {
       .free = cv_free,                                                         \
       .carry_terms = CV_CARRY_TERMS,                                           \
       .carry = CV_CARRY_OP,                                                    \
+      .carry_jump = CV_CARRY_JUMP,                                             \
   };
 
 CVODE_ENGINE(cvode_bdf, "cvode-bdf", bdf_params,

@@ -513,7 +513,14 @@ enum {
    * every derivative of the solution follows exactly from their Jacobian,
    * and the scheduler can carry the integrator's history across the event
    * instead of restarting it (docs/scheduler.md). */
-  BSIM_TYPE_LINEAR = 1u << 9
+  BSIM_TYPE_LINEAR = 1u << 9,
+  /* The outputs depend on the times at which the integrator evaluated the
+   * diagram, not only on the current values (DERIV: a difference quotient
+   * over its last two evaluations). Such a block, active while
+   * integrating, keeps every event a restart, as in Scilab: the short
+   * first steps after it are what makes the quotient accurate there, and
+   * a history carried across would keep the step long (ABI 5). */
+  BSIM_TYPE_STEP_MEMORY = 1u << 10
 };
 
 typedef struct bsim_block_type {

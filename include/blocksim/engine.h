@@ -149,6 +149,17 @@ typedef struct bsim_engine_type {
   int (*carry_terms)(const bsim_engine *e, double t, double *h);
   int (*carry)(bsim_engine *e, double t, int nterms,
                const double *const *jumps);
+  /* Optional (ABI 5; needs the two above; NULL: y must be continuous and
+   * the last step must end at t): carry, where y itself also jumps at t by
+   * dy (n entries; NULL: it does not) and where t may be a root the engine
+   * returned inside its last step (carry_terms then answers for that t
+   * too). The scheduler offers it only where the part of the system the
+   * jumps reach is linear, so that the solution starting from y + dy at t
+   * extends backwards exactly: the engine's history becomes that solution
+   * on both sides of t, and after a root its own root search goes on from
+   * t along it. Same returns as carry. */
+  int (*carry_jump)(bsim_engine *e, double t, int nterms, const double *dy,
+                    const double *const *jumps);
 } bsim_engine_type;
 
 #ifdef __cplusplus

@@ -235,9 +235,11 @@ static int start(run_state *r, bsim_error *err) {
   memset(&x->errs.scilab_rand, 0, sizeof x->errs.scilab_rand);
   if (push_firings(r, err) != 0) return -1;
   bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
-  for (int k = 0; k < p->nblocks; k++)
+  for (int k = 0; k < p->nblocks; k++) {
+    r->ninit = k + 1;
     if (bsim_run_call(x, p->order[k], BSIM_FLAG_INIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
+  }
   for (int k = 0; k < p->nblocks; k++)
     if (bsim_run_call(x, p->order[k], BSIM_FLAG_REINIT) != BSIM_CB_OK)
       return bsim_run_fail(r, err);
@@ -465,9 +467,11 @@ int bsim_run_loop(bsim_sim *s, bsim_error *err) {
       memcpy(s->final_yp, r.yp, sizeof(double) * (size_t)s->plan->ny);
     }
   }
-  /* flag 5 always, so blocks release what flag 4 took */
+  /* flag 5 for every block flag 4 was called for, failed or not, so that
+   * each releases what it took; not for those after a failed one, which
+   * were never started and may not expect to be ended */
   bsim_run_bind(s->run, r.t, r.y, r.yp, r.res, BSIM_PHASE_DISCRETE);
-  for (int k = 0; k < s->plan->nblocks; k++) {
+  for (int k = 0; k < r.ninit; k++) {
     rt_block *rb = &s->run->blocks[s->plan->order[k]];
     rb->fn(&rb->b, BSIM_FLAG_END);
   }

@@ -24,6 +24,7 @@ typedef struct run_state {
   double *y, *yp, *res;
   size_t next_sample;
   int stopped; /* a block ended the run (END_c, HALT_f) */
+  int ninit;   /* blocks, in order, that flag 4 was called for */
 
   /* snapshot before a critical event, to downgrade it to hot when nothing
    * the continuous part sees has changed */

@@ -113,6 +113,33 @@ int bsim_cvode_carry_roots(void *cvode_mem, double t) {
   if (rc != 0) return -1;
   for (int i = 0; i < m->cv_nrtfn; i++)
     if (m->cv_gactive[i] && m->cv_glo[i] == 0.0) return 1;
+  if (!end) {
+    /* A reset usually sends the state straight back across the surface
+     * it crossed (a ball's velocity at the floor), and the step goes on
+     * far past t: the way back and a next crossing within it would show
+     * no change of sign. A millionth of the last step ahead, as short as
+     * a restart's first step and long enough for the state to move past
+     * rounding, each surface is seen on its new side: a return in a
+     * watched direction restarts; one in an ignored direction is taken as
+     * done. */
+    double tplus =
+        t + (m->cv_h > 0 ? 1 : -1) *
+                fmax(1e-6 * fabs(m->cv_hu),
+                     100 * m->cv_uround * (fabs(m->cv_tn) + fabs(m->cv_h)));
+    if (CVodeGetDky(m, tplus, 0, m->cv_y) != CV_SUCCESS) return 1;
+    rc = m->cv_gfun(tplus, m->cv_y, m->cv_ghi, m->cv_user_data);
+    m->cv_nge++;
+    if (rc != 0) return -1;
+    for (int i = 0; i < m->cv_nrtfn; i++) {
+      if (!m->cv_gactive[i]) continue;
+      double lo = m->cv_glo[i], hi = m->cv_ghi[i];
+      if (hi == 0.0) return 1;
+      if ((lo > 0) == (hi > 0)) continue;
+      int dir = hi > 0 ? 1 : -1; /* the direction of the return */
+      if (m->cv_rootdir[i] == 0 || m->cv_rootdir[i] == dir) return 1;
+      m->cv_glo[i] = hi;
+    }
+  }
   m->cv_tlo = tlo;
   m->cv_irfnd = 0;
   return 0;

@@ -5,6 +5,8 @@
  * through the superblock's boundary by flattening, diagrams/connect.c).
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "blocks/acausal.h"
 
@@ -50,6 +52,60 @@ int bsim_ac_nonzero(bsim_define_ctx *ctx, const char *name, int positive,
     return bsim_define_error(ctx, "'%s' must be %s (got %g)", name,
                              positive ? "positive" : "nonzero", *out);
   return 0;
+}
+
+/* Appends ", " or " and " before item i of n, then the text. */
+static void list_add(char *buf, size_t size, int i, int n, const char *fmt,
+                     int v, const char *unit) {
+  size_t len = strlen(buf);
+  if (len >= size) return;
+  snprintf(buf + len, size - len, "%s",
+           i == 0       ? ""
+           : i == n - 1 ? " and "
+                        : ", ");
+  len = strlen(buf);
+  if (len < size) snprintf(buf + len, size - len, fmt, v, unit);
+}
+
+int bsim_ac_lacks_check(bsim_block *blk, int flag, const ac_need *need) {
+  static const char *const unit[][2] = {
+      {"connector", "connectors"}, {"residual", "residuals"},
+      {"state", "states"},         {"rpar entry", "rpar entries"},
+      {"input", "inputs"},         {"output", "outputs"},
+      {"surface", "surfaces"},     {"mode", "modes"},
+  };
+  const int have[8] = {blk->ncon, blk->nres, blk->nx, blk->nrpar,
+                       blk->nin,  blk->nout, blk->ng, blk->nmode};
+  const int want[8] = {need->ncon, need->nres, need->nx, need->nrpar,
+                       need->nin,  need->nout, need->ng, need->nmode};
+  int nshort = 0, empty_in = 0, empty_out = 0;
+  for (int i = 0; i < 8; i++)
+    nshort += have[i] < want[i];
+  /* a port of no element: its [0] is outside its buffer */
+  for (int k = 0; k < need->nin && k < blk->nin && !empty_in; k++)
+    if (bsim_std_insize(blk, k) < 1) empty_in = k + 1;
+  for (int k = 0; k < need->nout && k < blk->nout && !empty_out; k++)
+    if (bsim_std_outsize(blk, k) < 1) empty_out = k + 1;
+  if (nshort == 0 && !empty_in && !empty_out) return 0;
+  if (flag != BSIM_FLAG_INIT) return 1;
+  char has[256] = "", needs[128] = "", ports[96] = "";
+  for (int i = 0, j = 0; i < 8; i++) {
+    if (have[i] >= want[i]) continue;
+    list_add(has, sizeof has, j, nshort, "%d %s", have[i],
+             unit[i][have[i] != 1]);
+    list_add(needs, sizeof needs, j++, nshort, "%d%s", want[i], "");
+  }
+  if (empty_in || empty_out)
+    snprintf(ports, sizeof ports, "%s %d has no element, where it reads one",
+             empty_in ? "input" : "output", empty_in ? empty_in : empty_out);
+  if (nshort && ports[0])
+    bsim_block_error(blk, "it has %s, where it needs at least %s; its %s", has,
+                     needs, ports);
+  else if (nshort)
+    bsim_block_error(blk, "it has %s, where it needs at least %s", has, needs);
+  else
+    bsim_block_error(blk, "its %s", ports);
+  return 1;
 }
 
 ac_jac bsim_ac_jac(const bsim_block *blk, int width) {

@@ -36,6 +36,27 @@ double *bsim_ac_scalars(bsim_define_ctx *ctx, bsim_model *m,
 int bsim_ac_nonzero(bsim_define_ctx *ctx, const char *name, int positive,
                     double *out);
 
+/* What a component's function indexes: at least ncon connectors, nres
+ * residuals, nx states, nrpar rpar entries, nin inputs and nout outputs
+ * (each with an element: it reads or writes [0]), ng surfaces and nmode
+ * modes. A block whose dialog values do not evaluate runs on the model
+ * its .xcos file stores, which has no connectors (Xcos stores none) and
+ * whatever rpar and ports the file gives. */
+typedef struct ac_need {
+  int ncon, nres, nx, nrpar, nin, nout, ng, nmode;
+} ac_need;
+/* 1 when blk lacks part of need, reported at flag 4 (which stops the
+ * run, or the analysis that called it): the function must then return,
+ * as the scheduler still calls flag 5 after a failed flag 4. Checked at
+ * flags 4 and 5 only, the only ones such a block gets: the residual's
+ * flags, thousands of calls a run, pay one comparison. 0 otherwise. */
+int bsim_ac_lacks_check(bsim_block *blk, int flag, const ac_need *need);
+static inline int bsim_ac_lacks(bsim_block *blk, int flag,
+                                const ac_need *need) {
+  return (flag == BSIM_FLAG_INIT || flag == BSIM_FLAG_END) &&
+         bsim_ac_lacks_check(blk, flag, need);
+}
+
 /* The flag-10 matrix of an implicit block. */
 typedef struct ac_jac {
   double *a;

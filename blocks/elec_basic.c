@@ -29,6 +29,8 @@ static int ground_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void ground_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 1, .nres = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES) {
     blk->res[0] = ac_v(blk, 0);
   } else if (flag == BSIM_FLAG_JACOBIAN) {
@@ -77,6 +79,8 @@ static void resistance_law(bsim_block *blk, int flag, double R, int input) {
 }
 
 static void resistor_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   resistance_law(blk, flag, blk->rpar[0], 0);
 }
 
@@ -97,6 +101,8 @@ static int varres_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void varres_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nin = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES || flag == BSIM_FLAG_JACOBIAN)
     resistance_law(blk, flag, blk->inptr[0][0], 1);
 }
@@ -138,6 +144,8 @@ static int capacitor_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* State x = v (C) or i (L): x - (what it stands for) = 0 and
  * k x' - (the other) = 0. */
 static void storage_fn(bsim_block *blk, int flag, int inductor) {
+  static const ac_need need = {.ncon = 2, .nres = 3, .nx = 1, .nrpar = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   double k = blk->rpar[0];
   bsim_ac_twopin_balance(blk, flag);
   if (flag == BSIM_FLAG_DERIVATIVES) {
@@ -236,6 +244,8 @@ static int constv_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void constv_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   source_law(blk, flag, blk->rpar[0], 0, 0);
 }
 
@@ -268,10 +278,14 @@ static int sinev_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void sinev_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 5};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   const double *r = blk->rpar;
   if (flag == BSIM_FLAG_ZCROSS && blk->ng > 0) {
     blk->g[0] = blk->t - r[4];
-    if (blk->phase == BSIM_PHASE_DISCRETE) blk->mode[0] = blk->t >= r[4];
+    /* a stored model may give the surface without its mode */
+    if (blk->phase == BSIM_PHASE_DISCRETE && blk->nmode > 0)
+      blk->mode[0] = blk->t >= r[4];
     return;
   }
   int on = blk->nmode > 0 ? blk->mode[0] : blk->t >= r[4];
@@ -306,6 +320,8 @@ static int vsac_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void vsac_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 2};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   source_law(blk, flag, blk->rpar[0] * sin(2 * AC_PI * blk->rpar[1] * blk->t),
              0, 0);
 }
@@ -332,6 +348,8 @@ static int vvsac_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void vvsac_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 1, .nin = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
   double s = sin(2 * AC_PI * blk->rpar[0] * blk->t);
   source_law(blk, flag, blk->inptr[0][0] * s, 0, s);
@@ -354,12 +372,16 @@ static int controlled_define(bsim_define_ctx *ctx, bsim_model *m) {
   return twopin(ctx, m, 0, 1, 0);
 }
 
+static const ac_need controlled_need = {.ncon = 2, .nres = 2, .nin = 1};
+
 static void ccs_fn(bsim_block *blk, int flag) {
+  if (bsim_ac_lacks(blk, flag, &controlled_need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES || flag == BSIM_FLAG_JACOBIAN)
     source_law(blk, flag, blk->inptr[0][0], 1, 1.0);
 }
 
 static void cvs_fn(bsim_block *blk, int flag) {
+  if (bsim_ac_lacks(blk, flag, &controlled_need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES || flag == BSIM_FLAG_JACOBIAN)
     source_law(blk, flag, blk->inptr[0][0], 0, 1.0);
 }
@@ -400,6 +422,8 @@ static int sensor_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* current = 0: a voltmeter (i = 0, output v); else an ammeter (v = 0,
  * output i). */
 static void sensor_law(bsim_block *blk, int flag, int current) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nout = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   bsim_ac_twopin_balance(blk, flag);
   if (flag == BSIM_FLAG_OUTPUTS) {
     blk->outptr[0][0] = current ? ac_i(blk, 0) : ac_vpn(blk);
@@ -455,6 +479,8 @@ static int psensor_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void psensor_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 1, .nres = 1, .nout = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag == BSIM_FLAG_OUTPUTS) {
     blk->outptr[0][0] = ac_v(blk, 0);
   } else if (flag == BSIM_FLAG_DERIVATIVES) {

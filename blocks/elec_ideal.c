@@ -30,6 +30,9 @@ static int switch_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void switch_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {
+      .ncon = 2, .nres = 2, .nrpar = 2, .nin = 1, .ng = 1, .nmode = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_DERIVATIVES &&
       flag != BSIM_FLAG_JACOBIAN)
     return;
@@ -91,6 +94,8 @@ static int diode_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void diode_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 2, .nrpar = 4};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   const double *r = blk->rpar;
   bsim_ac_twopin_balance(blk, flag);
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
@@ -148,6 +153,9 @@ static int idiode_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void idiode_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {
+      .ncon = 2, .nres = 3, .nx = 1, .nrpar = 3, .ng = 1, .nmode = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   double Ron = blk->rpar[0], Goff = blk->rpar[1], Vknee = blk->rpar[2];
   if (flag != BSIM_FLAG_ZCROSS && flag != BSIM_FLAG_DERIVATIVES &&
       flag != BSIM_FLAG_JACOBIAN)
@@ -211,6 +219,9 @@ static int twoport_define(bsim_define_ctx *ctx, bsim_model *m,
  * transformer (gyrator = 0): v1 - N v2 = 0, i2 + N i1 = 0;
  * gyrator: i1 - G2 v2 = 0, i2 + G1 v1 = 0. */
 static void twoport_fn(bsim_block *blk, int flag, int gyrator) {
+  static const ac_need transformer = {.ncon = 4, .nres = 4, .nrpar = 1};
+  static const ac_need gyr = {.ncon = 4, .nres = 4, .nrpar = 2};
+  if (bsim_ac_lacks(blk, flag, gyrator ? &gyr : &transformer)) return;
   double a = blk->rpar[0], b = gyrator ? blk->rpar[1] : 0;
   if (flag == BSIM_FLAG_DERIVATIVES) {
     double v1 = ac_v(blk, 0) - ac_v(blk, 1), v2 = ac_v(blk, 2) - ac_v(blk, 3);
@@ -296,6 +307,8 @@ static int opamp_define(bsim_define_ctx *ctx, bsim_model *m) {
 }
 
 static void opamp_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 3, .nres = 3};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES) {
     blk->res[0] = ac_i(blk, 0);
     blk->res[1] = ac_i(blk, 1);

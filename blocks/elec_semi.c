@@ -99,6 +99,8 @@ static double nmos_id(const double *rp, double vt, const double *u, double *g) {
 
 /* G.i = 0, B.i = 0, D.i = drain current, S.i = -D.i. */
 static void mos_fn(bsim_block *blk, int flag, int pmos) {
+  static const ac_need need = {.ncon = 4, .nres = 4, .nrpar = 9};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
   double s = pmos ? -1 : 1, u[4], g[4];
   for (int q = 0; q < 4; q++)
@@ -272,6 +274,8 @@ static double depletion(double C0, double Phi, double M, double v, double *dv) {
  * E.i = -B.i - C.i + s Ccs C.v', with vbc = s (B.v - C.v), vbe =
  * s (B.v - E.v) (s = 1 NPN, -1 PNP). */
 static void bjt_fn(bsim_block *blk, int flag, double s) {
+  static const ac_need need = {.ncon = 3, .nres = 6, .nx = 3, .nrpar = P_N};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
   const double *r = blk->rpar, *x = blk->x, *xd = blk->xd;
   double vbc = x[0], vbe = x[1];

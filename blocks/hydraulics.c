@@ -61,6 +61,8 @@ static int source_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 /* C.P = P0, C.Hm = H0 */
 static void source_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 1, .nres = 2, .nrpar = 3};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag == BSIM_FLAG_DERIVATIVES) {
     blk->res[0] = port(blk, 0, HP) - blk->rpar[0];
     blk->res[1] = port(blk, 0, HM) - blk->rpar[2];
@@ -145,6 +147,8 @@ static int pipe_define(bsim_define_ctx *ctx, bsim_model *m) {
 /* C1.P - C2.P = 8 khi Q|Q| / (pi^2 D^4 rho) + rho g (z2 - z1), with
  * khi = lambda L / D and pi = 3.1415927 as in Scilab's model. */
 static void pipe_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 4, .nrpar = 6};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   const double *r = blk->rpar;
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
   double rho = density(r[5]), pi = 3.1415927, D = r[1];
@@ -192,6 +196,8 @@ static int valve_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 /* (C1.P - C2.P) Cv |Cv| = 1.733e12 Q|Q| / rho^2, Cv = Ouv Cvmax. */
 static void valve_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {.ncon = 2, .nres = 4, .nrpar = 2, .nin = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   if (flag != BSIM_FLAG_DERIVATIVES && flag != BSIM_FLAG_JACOBIAN) return;
   double rho = density(blk->rpar[1]), Cvmax = blk->rpar[0];
   double Cv = blk->inptr[0][0] * Cvmax, dq;
@@ -274,6 +280,9 @@ static double opening(double Q, int inlet, double z, double zp, double *dz) {
  * flow obeys (Patm + rho g max(z - zp, 0) - P) O = k Q|Q| / (2 rho).
  * Rows 12, 13: the mass and energy balances. */
 static void tank_fn(bsim_block *blk, int flag) {
+  static const ac_need need = {
+      .ncon = 4, .nres = 14, .nx = 2, .nrpar = B_N, .nout = 1};
+  if (bsim_ac_lacks(blk, flag, &need)) return;
   const double *r = blk->rpar;
   if (flag == BSIM_FLAG_OUTPUTS) {
     blk->outptr[0][0] = blk->x[0];

@@ -163,31 +163,39 @@ static void test_trajectories(void) {
   bsim_diagram_free(d);
 }
 
-/* ---- a block without flag 10: finite differences, silently -------------- */
-
-static void test_fallback(void) {
+/* The diagram of text, through a file as users give it; NULL (reported)
+ * when it does not load. */
+static bsim_diagram *load_text(const char *text) {
   char path[] = "/tmp/bsim_test_anjac_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0, "mkstemp");
-  if (fd < 0) return;
+  if (fd < 0) return NULL;
   FILE *fp = fdopen(fd, "w");
-  /* x' = 1 - x saturated at 0.5 (INTEGRAL_m with satur = 1 opts out of
-   * flag 10), then |x| (ABS_VALUE has no flag 10 at all). */
-  fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"fb\">\n"
-              "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
-              "  <output samples=\"4\"/>\n"
-              "  <block id=\"u\" type=\"CONST_m\"/>\n"
-              "  <block id=\"e\" type=\"SUMMATION\"/>\n"
-              "  <block id=\"x\" type=\"INTEGRAL_m\"><param name=\"satur\" "
-              "value=\"1\"/><param name=\"max\" value=\"0.5\"/><param "
-              "name=\"min\" value=\"-1\"/></block>\n"
-              "  <link from=\"u:1\" to=\"e:1\"/>\n"
-              "  <link from=\"x:1\" to=\"e:2\"/>\n"
-              "  <link from=\"e:1\" to=\"x:1\"/>\n"
-              "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
+  fputs(text, fp);
   fclose(fp);
   bsim_diagram *d = load(path);
   remove(path);
+  return d;
+}
+
+/* ---- a block without flag 10: finite differences, silently -------------- */
+
+static void test_fallback(void) {
+  /* x' = 1 - x saturated at 0.5 (INTEGRAL_m with satur = 1 opts out of
+   * flag 10), then |x| (ABS_VALUE has no flag 10 at all). */
+  bsim_diagram *d =
+      load_text("<?xml version=\"1.0\"?>\n<diagram name=\"fb\">\n"
+                "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
+                "  <output samples=\"4\"/>\n"
+                "  <block id=\"u\" type=\"CONST_m\"/>\n"
+                "  <block id=\"e\" type=\"SUMMATION\"/>\n"
+                "  <block id=\"x\" type=\"INTEGRAL_m\"><param name=\"satur\" "
+                "value=\"1\"/><param name=\"max\" value=\"0.5\"/><param "
+                "name=\"min\" value=\"-1\"/></block>\n"
+                "  <link from=\"u:1\" to=\"e:1\"/>\n"
+                "  <link from=\"x:1\" to=\"e:2\"/>\n"
+                "  <link from=\"e:1\" to=\"x:1\"/>\n"
+                "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
   if (!d) return;
   bsim_error err;
   bsim_error_clear(&err);
@@ -212,26 +220,19 @@ static void test_fallback(void) {
  * 0.5 (3 - 1) = 1, exact up to the integrator's tolerance (rtol 1e-8: a
  * linear ramp, so 1e-9). */
 static void test_time_source(void) {
-  char path[] = "/tmp/bsim_test_anjac_XXXXXX";
-  int fd = mkstemp(path);
-  CHECK(fd >= 0, "mkstemp");
-  if (fd < 0) return;
-  FILE *fp = fdopen(fd, "w");
-  fprintf(fp, "<?xml version=\"1.0\"?>\n<diagram name=\"ts\">\n"
-              "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
-              "  <output samples=\"4\"/>\n"
-              "  <block id=\"u\" type=\"STEP\"/>\n"
-              "  <block id=\"s\" type=\"SATURATION\"><param name=\"upper\" "
-              "value=\"0.5\"/><param name=\"lower\" value=\"-0.5\"/>"
-              "</block>\n"
-              "  <block id=\"x\" type=\"INTEGRAL_m\"/>\n"
-              "  <link from=\"u:1\" to=\"s:1\"/>\n"
-              "  <link from=\"s:1\" to=\"x:1\"/>\n"
-              "  <activation from=\"u:1\" to=\"u:1\"/>\n"
-              "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
-  fclose(fp);
-  bsim_diagram *d = load(path);
-  remove(path);
+  bsim_diagram *d =
+      load_text("<?xml version=\"1.0\"?>\n<diagram name=\"ts\">\n"
+                "  <simulation final-time=\"3\" rtol=\"1e-8\"/>\n"
+                "  <output samples=\"4\"/>\n"
+                "  <block id=\"u\" type=\"STEP\"/>\n"
+                "  <block id=\"s\" type=\"SATURATION\"><param name=\"upper\" "
+                "value=\"0.5\"/><param name=\"lower\" value=\"-0.5\"/>"
+                "</block>\n"
+                "  <block id=\"x\" type=\"INTEGRAL_m\"/>\n"
+                "  <link from=\"u:1\" to=\"s:1\"/>\n"
+                "  <link from=\"s:1\" to=\"x:1\"/>\n"
+                "  <activation from=\"u:1\" to=\"u:1\"/>\n"
+                "  <observe name=\"x\" signal=\"x:1\"/>\n</diagram>\n");
   if (!d) return;
   bsim_error err;
   bsim_error_clear(&err);

@@ -146,7 +146,7 @@ static int link_end(const xc_level *l, const where *w, const int *pind, int b,
             : strcmp(xb->port_role, "OUT_f") == 0 ? 1
                                                   : -1;
     if (k < 0) return 0;
-    int no = (int)sciv_num(xb->ipar, 0, -1);
+    int no = xc_int_or(sciv_num(xb->ipar, 0, -1), -1);
     if (no < 1) no = atoi(sciv_str(xb->exprs, 0) ? sciv_str(xb->exprs, 0) : "");
     e->fict = pind[k] + no;
     return no >= 1 && no <= pind[4 + k];

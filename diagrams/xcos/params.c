@@ -381,8 +381,17 @@ static int stored_model(xc_ctx *c, const xc_block *xb, const char *path,
                    c->file, xb->line, path, xb->gui);
     return -1;
   }
-  m->ng = (int)sciv_num(xb->nzcross, 0, 0);
-  m->nmode = (int)sciv_num(xb->nmode, 0, 0);
+  double ng = sciv_num(xb->nzcross, 0, 0), nmode = sciv_num(xb->nmode, 0, 0);
+  if (xc_int_or(ng, INT_MIN) == INT_MIN ||
+      xc_int_or(nmode, INT_MIN) == INT_MIN) {
+    bsim_error_set(c->err, BSIM_ERR_INPUT,
+                   "%s:%d: block '%s' (%s) stores %g zero crossings and %g "
+                   "modes, which are not counts (hint: the file is damaged)",
+                   c->file, xb->line, path, xb->gui, ng, nmode);
+    return -1;
+  }
+  m->ng = (int)ng;
+  m->nmode = (int)nmode;
   /* Xcos's implicit type-4 functions (10004, and 12004 for a CBLOCK):
    * flag 0 writes residuals */
   m->implicit = xb->simtype == 10004 || xb->simtype == 12004;

@@ -47,8 +47,8 @@ static int add_ports(xc_block *b, const sciv *rows, const sciv *cols,
     const char *imp = sciv_str(implicit, i);
     p->kind = imp && strcmp(imp, "I") == 0 ? impkind : kind;
     p->ordering = i + 1;
-    p->rows = (int)sciv_num(rows, i, -1);
-    p->cols = (int)sciv_num(cols, i, 1);
+    p->rows = xc_int_or(sciv_num(rows, i, -1), -1);
+    p->cols = xc_int_or(sciv_num(cols, i, 1), -2);
     p->firing = -1;
   }
   return 0;
@@ -79,7 +79,7 @@ static int read_block(xc_ctx *c, xc_level *l, const sciv *o, const char *where,
   const sciv *sim = sciv_field(m, "sim");
   if (sciv_is_list(sim)) {
     b->sim = dup_str(sciv_item(sim, 0));
-    b->simtype = (int)sciv_num(sciv_item(sim, 1), 0, 0);
+    b->simtype = xc_int_or(sciv_num(sciv_item(sim, 1), 0, 0), 0);
   } else {
     b->sim = dup_str(sim);
   }
@@ -154,7 +154,7 @@ static int read_link(xc_ctx *c, xc_level *l, const sciv *o, const int *blockof,
                      int nobjs, const char *where, slink *sl) {
   const sciv *ct = sciv_field(o, "ct");
   const sciv *ends[2] = {sciv_field(o, "from"), sciv_field(o, "to")};
-  int kind = (int)sciv_num(ct, 1, 1), ev = kind == -1, num[2];
+  int kind = xc_int_or(sciv_num(ct, 1, 1), 1), ev = kind == -1, num[2];
   for (int k = 0; k < 2; k++) {
     double ob = sciv_num(ends[k], 0, 0), port = sciv_num(ends[k], 1, 0);
     if (ob < 1 || ob > nobjs || ob != floor(ob) || blockof[(int)ob - 1] < 0)

@@ -168,4 +168,11 @@ dg_diagram *xc_build_level(xc_ctx *c, const xc_level *l, const char *path,
 int xc_block_params(xc_ctx *c, const xc_block *xb, const char *path, int frozen,
                     dg_block *out);
 
+/* A small integer a file stores as a double (a port size, a function
+ * type, a link kind): v when it lies within +-1e6, else fallback, as for
+ * NaN; converting a larger double to int is undefined. */
+static inline int xc_int_or(double v, int fallback) {
+  return v > -1e6 && v < 1e6 ? (int)v : fallback;
+}
+
 #endif

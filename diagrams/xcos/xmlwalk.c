@@ -123,8 +123,8 @@ static int add_port(walk *w, xmlNodePtr n, int block) {
   p->uid = uid;
   p->kind = port_kind(n);
   p->ordering = ord >= 1 && ord < 1e6 ? (int)ord : 0;
-  p->rows = rows > -1e6 && rows < 1e6 ? (int)rows : -1;
-  p->cols = cols > -1e6 && cols < 1e6 ? (int)cols : -2;
+  p->rows = xc_int_or(rows, -1);
+  p->cols = xc_int_or(cols, -2);
   p->firing = firing;
   int rc = id_add(&w->ids, uid, block, b->nports - 1);
   if (rc < 0) return xc_nomem(w->c);

@@ -48,6 +48,28 @@ static bsim_sim *run_loop(const char *file, const char *solver, double rtol,
   return hy_run(file, &o, d);
 }
 
+/* A diagram run three ways by one engine: carried (as the rule allows),
+ * with --no-carry, and carried at rtol 1e-12 (the reference). */
+enum { CARRIED, COLD, TIGHT };
+typedef struct trio {
+  bsim_sim *s[3];
+  bsim_diagram *d[3];
+} trio;
+
+static int run_trio(trio *t, const char *file, const char *solver) {
+  t->s[CARRIED] = run_loop(file, solver, 0, 0, &t->d[CARRIED]);
+  t->s[COLD] = run_loop(file, solver, 0, 1, &t->d[COLD]);
+  t->s[TIGHT] = run_loop(file, solver, 1e-12, 0, &t->d[TIGHT]);
+  return t->s[CARRIED] && t->s[COLD] && t->s[TIGHT];
+}
+
+static void free_trio(trio *t) {
+  for (int k = 0; k < 3; k++) {
+    bsim_sim_free(t->s[k]);
+    bsim_diagram_free(t->d[k]);
+  }
+}
+
 /* Max |y - exact| over the samples (1e30 when the run failed). */
 static double loop_error(const bsim_sim *s) {
   long c = s ? e2e_col(s, "y") : -1;
@@ -72,11 +94,9 @@ static double exact_crossing(double t0, double c) {
 /* Run by each engine that carries: ida, and the two CVODE engines when
  * the build has CVODE's private header (solvers/cvode_carry.c). */
 static void test_linear_loop(const char *solver) {
-  bsim_diagram *d1, *d2, *d3;
-  bsim_sim *s = run_loop("sampled_loop.xml", solver, 0, 0, &d1);
-  bsim_sim *cold = run_loop("sampled_loop.xml", solver, 0, 1, &d2);
-  bsim_sim *ref = run_loop("sampled_loop.xml", solver, 1e-12, 0, &d3);
-  if (s && cold && ref) {
+  trio tr;
+  if (run_trio(&tr, "sampled_loop.xml", solver)) {
+    bsim_sim *s = tr.s[CARRIED], *cold = tr.s[COLD], *ref = tr.s[TIGHT];
     fprintf(stderr, "  %s:\n", solver);
     hy_print_stats(s, "carried");
     hy_print_stats(cold, "cold");
@@ -129,12 +149,7 @@ static void test_linear_loop(const char *solver) {
       t0 = want + T;
     }
   }
-  bsim_sim_free(s);
-  bsim_sim_free(cold);
-  bsim_sim_free(ref);
-  bsim_diagram_free(d1);
-  bsim_diagram_free(d2);
-  bsim_diagram_free(d3);
+  free_trio(&tr);
 }
 
 /* x' = u - x - x^3: the held u reaches a nonlinear block, so every tick
@@ -182,11 +197,9 @@ static double reset_exact(double t, const void *arg) {
  * error (measured: bdf 4.4e-7 against 3.2e-7, adams 1.3e-7 against 2.3e-7,
  * ida 8.3e-8 against 1.6e-7), and 1e-8 at rtol 1e-12 (2.4e-10 seen). */
 static void test_reset(const char *solver, int carries) {
-  bsim_diagram *d1, *d2, *d3;
-  bsim_sim *s = run_loop("reset_clock.xml", solver, 0, 0, &d1);
-  bsim_sim *cold = run_loop("reset_clock.xml", solver, 0, 1, &d2);
-  bsim_sim *ref = run_loop("reset_clock.xml", solver, 1e-12, 0, &d3);
-  if (s && cold && ref) {
+  trio tr;
+  if (run_trio(&tr, "reset_clock.xml", solver)) {
+    bsim_sim *s = tr.s[CARRIED], *cold = tr.s[COLD], *ref = tr.s[TIGHT];
     fprintf(stderr, "  reset_clock, %s:\n", solver);
     hy_print_stats(s, "carried");
     double carried = hy_stat(s, "carried");
@@ -208,12 +221,7 @@ static void test_reset(const char *solver, int carries) {
               ec);
     E2E_CHECK(er <= 1e-8, "reset at rtol 1e-12: x off by %.3g", er);
   }
-  bsim_sim_free(s);
-  bsim_sim_free(cold);
-  bsim_sim_free(ref);
-  bsim_diagram_free(d1);
-  bsim_diagram_free(d2);
-  bsim_diagram_free(d3);
+  free_trio(&tr);
 }
 
 int main(void) {

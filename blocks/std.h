@@ -186,8 +186,13 @@ int bsim_std_need_ports(bsim_block *blk, int nin, int nout);
 /* The same for a function that reads its ports before it looks at the
  * flag, at every flag: 1 when the block lacks them (reported at flag 4
  * only), and the function must return - the scheduler still calls flag 5
- * after a flag 4 that failed. */
-int bsim_std_lacks_ports(bsim_block *blk, int flag, int nin, int nout);
+ * after a flag 4 that failed. Inline: it guards the residual's calls. */
+static inline int bsim_std_lacks_ports(bsim_block *blk, int flag, int nin,
+                                       int nout) {
+  if (blk->nin >= nin && blk->nout >= nout) return 0;
+  if (flag == BSIM_FLAG_INIT) bsim_std_need_ports(blk, nin, nout);
+  return 1;
+}
 
 /* Model of an n-state LTI system with nu inputs and ny outputs (D is
  * ny x nu): rpar = [A(:); B(:); C(:); D(:)], dep_u = (D <> 0); continuous

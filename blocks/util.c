@@ -74,12 +74,6 @@ int bsim_std_need_ports(bsim_block *blk, int nin, int nout) {
   return -1;
 }
 
-int bsim_std_lacks_ports(bsim_block *blk, int flag, int nin, int nout) {
-  if (blk->nin >= nin && blk->nout >= nout) return 0;
-  if (flag == BSIM_FLAG_INIT) bsim_std_need_ports(blk, nin, nout);
-  return 1;
-}
-
 int bsim_std_elems(bsim_define_ctx *ctx, const char *what, long rows, long cols,
                    int *out) {
   /* 64-bit products cannot overflow for operands below 2^31 */

@@ -87,6 +87,9 @@ struct bsim_engine {
   void *user;
   double *zero, *res, *f; /* to form f = -F(t, y, 0) outside CVODE's count */
   long extra_rhs; /* f evaluations CVODE does not count (roots, calc_ic) */
+  int jac_formed; /* lin's values hold a J of this run, formed at */
+  long jac_step;  /* this step (counted over restarts) */
+  int jac_kept;   /* the next setup after a restart uses it (cv_linsys) */
 };
 
 /* ---- callbacks ---------------------------------------------------------- */
@@ -127,12 +130,34 @@ static int jac_values(bsim_engine *e, realtype t, N_Vector y, N_Vector fy,
                        N_VGetArrayPointer(fy), h, N_VGetArrayPointer(ewt));
 }
 
-static int cv_jac(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
-                  N_Vector t1, N_Vector t2, N_Vector t3) {
+/* A = I - gamma J, J formed again when CVODE says the one kept is stale
+ * (jok false), except once after a restart: CVODE then always asks for a
+ * fresh J, but an event leaves y continuous and most of the diagram as it
+ * was, and a J from before the event that is younger than JAC_AGE steps
+ * is no staler than the ones CVODE itself keeps. Saying so (*jcur false)
+ * keeps CVODE's own remedy: should Newton fail on it, J is formed and the
+ * step tried again. On a sampled-data diagram that cannot carry its
+ * history (Kalman: the noise enters through a product with a state) the
+ * Jacobians at restarts were a quarter of the run. */
+enum { JAC_AGE = 50 };
+
+static int cv_linsys(realtype t, N_Vector y, N_Vector fy, SUNMatrix A,
+                     booleantype jok, booleantype *jcur, realtype gamma,
+                     void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
   bsim_engine *e = ud;
-  int rc = jac_values(e, t, y, fy, t1);
-  if (rc == 0) bsim_linsys_fill(&e->lin, J);
-  return rc;
+  if (e->jac_kept) jok = 1;
+  e->jac_kept = 0;
+  *jcur = !jok;
+  if (!jok) {
+    int rc = jac_values(e, t, y, fy, t1);
+    if (rc != 0) return rc;
+    long nst = 0;
+    CVodeGetNumSteps(e->mem, &nst);
+    e->jac_formed = 1;
+    e->jac_step = e->sun.before.steps + nst;
+  }
+  bsim_linsys_fill(&e->lin, A);
+  return SUNMatScaleAddI(-gamma, A) == SUNMAT_SUCCESS ? 0 : -1;
 }
 
 /* P ~ I - gamma J from the diagonal blocks of J; J is formed again only
@@ -311,7 +336,8 @@ static int make_solvers(bsim_engine *e, const bsim_problem *p,
                          e->ctx) != 0)
     return CV_MEM_FAIL;
   int flag = CVodeSetLinearSolver(e->mem, e->lin.ls, e->lin.A);
-  if (flag >= 0 && e->lin.A && e->lin.jac) flag = CVodeSetJacFn(e->mem, cv_jac);
+  if (flag >= 0 && e->lin.A && e->lin.jac)
+    flag = CVodeSetLinSysFn(e->mem, cv_linsys);
   if (flag >= 0 && e->lin.prec)
     flag = CVodeSetPreconditioner(e->mem, cv_prec_setup, cv_prec_solve);
   return flag;
@@ -424,6 +450,9 @@ static int cv_reinit(bsim_engine *e, double t0, const double *y0,
     bsim_sun_fail(&e->sun, "restarting", flag, t0);
     return -1;
   }
+  /* CVODE's own age limit (a J serves at most JAC_AGE steps), which its
+   * count, reset with each restart, no longer sees */
+  e->jac_kept = e->jac_formed && e->sun.before.steps - e->jac_step < JAC_AGE;
   return bsim_sun_restarted(&e->sun, t0);
 }
 

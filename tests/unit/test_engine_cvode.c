@@ -190,6 +190,54 @@ static void test_stiff(void) {
   }
 }
 
+/* Restarts keep the Jacobian: Robertson restarted 100 times to t = 20
+ * (reinit with y as it stands, as the scheduler's cold restart does) with
+ * klu (colored differences over the pattern). A fresh J at each restart
+ * makes 100 or more; the J of before the event, marked stale, serves
+ * until it is 50 steps old (over restarts, as CVODE's own rule) or Newton
+ * fails on it: 31 seen. The answers keep test_stiff's accuracy against
+ * IDA at rtol 1e-10. */
+static void test_restart_keeps_jacobian(void) {
+  const bsim_engine_type *t = bsim_engine_find("cvode-bdf");
+  static const int cp[] = {0, 2, 5, 7}, ri[] = {0, 1, 0, 1, 2, 0, 1};
+  bsim_problem p = {.n = 3,
+                    .id = ones,
+                    .residual = robertson_res,
+                    .ode_form = 1,
+                    .pattern_colptr = cp,
+                    .pattern_rowidx = ri};
+  enum { N = 100 };
+  double touts[N], ref[3 * N], y[3] = {1, 0, 0}, yp[3], tret;
+  for (int k = 0; k < N; k++)
+    touts[k] = 0.2 * (k + 1);
+  reference(&p, y, touts, N, ref);
+  const char *pn[] = {"linear-solver"}, *pv[] = {"klu"};
+  char err[512];
+  bsim_engine *e =
+      make("cvode-bdf", &p, 1e-8, 1e-14, pn, pv, 1, 0, y, err, sizeof err);
+  CHECK(e != NULL, "%s", err);
+  if (!e) return;
+  double worst = 0;
+  for (int k = 0; k < N; k++) {
+    CHECK(t->advance(e, touts[k], &tret, y, yp) == BSIM_ADV_OK, "%s",
+          t->last_error(e));
+    for (int i = 0; i < 3; i++)
+      worst = fmax(worst, fabs(y[i] - ref[3 * k + i]) / fabs(ref[3 * k + i]));
+    CHECK(t->reinit(e, tret, y, yp) == 0, "%s", t->last_error(e));
+  }
+  bsim_engine_stats s;
+  t->stats(e, &s);
+  CHECK(worst <= 1e-6, "restarted Robertson: worst relative %.3g", worst);
+  CHECK(s.jacobian_evals < N / 2, "%ld Jacobians over %d restarts",
+        s.jacobian_evals, N);
+  fprintf(stderr,
+          "restarted Robertson: %ld Jacobians, %ld steps, %ld f, %ld nni, "
+          "%ld ncf, %ld etf, %.2e\n",
+          s.jacobian_evals, s.steps, s.residual_evals, s.nonlinear_iterations,
+          s.nonlinear_conv_failures, s.error_test_failures, worst);
+  t->free(e);
+}
+
 /* CVODE locates roots to ~100 * unit roundoff * (|t| + |h|): 1e-10 is far
  * looser. The second function only crosses at 0.25 if y' = f reaches it. */
 static void test_roots(const char *name) {
@@ -362,6 +410,7 @@ int main(void) {
              *va[] = {"newton", "band", "8", "1", "1"};
   test_oscillator("cvode-adams", na, va, 5);
   test_stiff();
+  test_restart_keeps_jacobian();
   test_failures_and_params();
   if (failures) {
     fprintf(stderr, "test_engine_cvode: %d check(s) failed\n", failures);

@@ -260,11 +260,14 @@ void bsim_run_settle_free(run_state *r) {
 }
 
 /* Serve event output e: its activation, synchronous routing included. */
-static int activate(run_state *r, int e, bsim_error *err) {
+/* settled: the outputs are settled at (t, y) already (a settle, or the
+ * walk that ends an activation, and no evaluation since), and the active
+ * blocks' outputs are not computed again. */
+static int activate(run_state *r, int e, int settled, bsim_error *err) {
   chain c = {0};
   c.ev = c.local;
   c.cap = (int)(sizeof c.local / sizeof c.local[0]);
-  int rc = bsim_run_settle_active(r, err);
+  int rc = settled ? 0 : bsim_run_settle_active(r, err);
   if (rc == 0) rc = outputs_pass(r, &c, e, err);
   if (rc == 0) rc = updates_pass(r, &c, err);
   if (c.ev != c.local) free(c.ev);
@@ -293,7 +296,8 @@ static bsim_calendar *due(run_state *r, int only_hot) {
   return h ? &r->hot : NULL;
 }
 
-int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
+int bsim_run_serve_events(run_state *r, int only_hot, int settled,
+                          bsim_error *err) {
   const bsim_flat *f = r->s->flat;
   int served = 0;
   bsim_calendar *c;
@@ -312,7 +316,9 @@ int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err) {
                      r->max_events, r->t, f->blocks[ev.block].path);
       return -1;
     }
-    if (bsim_run_pileup(r, err) != 0 || activate(r, e, err) != 0) return -1;
+    if (bsim_run_pileup(r, err) != 0 || activate(r, e, settled, err) != 0)
+      return -1;
+    settled = 1; /* by the walk that ended the activation */
   }
   return served;
 }
@@ -330,7 +336,6 @@ int bsim_run_serve_roots(run_state *r, bsim_error *err) {
   }
   r->roots++;
   r->t_event = r->t;
-  if (bsim_run_settle_active(r, err) != 0) return -1;
   for (int z = 0; z < p->nzc_blocks; z++) {
     int i = p->zc_blocks[z];
     rt_block *rb = &x->blocks[i];

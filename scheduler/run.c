@@ -258,10 +258,10 @@ static int start(run_state *r, bsim_error *err) {
         bsim_run_settle(r, err) != 0)
       return -1;
     bsim_run_snapshot(r);
-    if (bsim_run_serve_events(r, 0, err) < 0) return -1;
+    if (bsim_run_serve_events(r, 0, 1, err) < 0) return -1;
     return after_discrete(r, 0, err);
   }
-  if (bsim_run_serve_events(r, 0, err) < 0 || choose_engine(r, err) != 0)
+  if (bsim_run_serve_events(r, 0, 0, err) < 0 || choose_engine(r, err) != 0)
     return -1;
   return cold_restart(r, err);
 }
@@ -332,7 +332,7 @@ static int step(run_state *r, bsim_error *err) {
   if (record_due(r, err) != 0) return -1;
   if (st == BSIM_ADV_OK) {
     /* hot events: the integrator runs on, values are its interpolation */
-    int n = bsim_run_serve_events(r, 1, err);
+    int n = bsim_run_serve_events(r, 1, 0, err);
     if (n < 0) return -1;
     /* a block asked for a restart the scheduler saw no need for */
     if (r->run->errs.cold) return cold_restart(r, err);
@@ -341,11 +341,13 @@ static int step(run_state *r, bsim_error *err) {
   }
   /* samples at the event's time show the value just before it; the
    * snapshot compares against outputs settled at (t, y), not against what
-   * the last residual call left in the buffers */
-  if (bsim_run_settle(r, err) != 0) return -1;
+   * the last residual call left in the buffers. Only the active blocks'
+   * outputs move with t and y: the others are as the last event left
+   * them. */
+  if (bsim_run_settle_active(r, err) != 0) return -1;
   bsim_run_snapshot(r);
   if (st == BSIM_ADV_ROOT && bsim_run_serve_roots(r, err) != 0) return -1;
-  if (bsim_run_serve_events(r, 0, err) < 0) return -1;
+  if (bsim_run_serve_events(r, 0, 1, err) < 0) return -1;
   /* at the final time nothing is left to integrate: a restart could only
    * fail (consistent values need a horizon beyond t) */
   if (r->stopped || r->next_sample >= r->s->nrows) return 0;

@@ -89,11 +89,14 @@ void bsim_run_settle_free(run_state *r);
 int bsim_run_fail(run_state *r, bsim_error *err);
 int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err);
 int bsim_run_schedule(run_state *r, int blk, bsim_error *err);
-/* Serve the events due at r->t: all of them, or only hot ones. Returns
- * the number served, or -1. */
-int bsim_run_serve_events(run_state *r, int only_hot, bsim_error *err);
+/* Serve the events due at r->t: all of them, or only hot ones. settled:
+ * the outputs are settled at (t, y) (bsim_run_settle ran, nothing was
+ * evaluated since). Returns the number served, or -1. */
+int bsim_run_serve_events(run_state *r, int only_hot, int settled,
+                          bsim_error *err);
 /* Whether an event dated t is served at r->t (time tolerance included). */
 int bsim_run_is_due(const run_state *r, double t);
+/* After a root, with the outputs settled at (t, y) (bsim_run_settle). */
 int bsim_run_serve_roots(run_state *r, bsim_error *err);
 /* zeno.c: the chattering guard's accumulation checks (see there). */
 double bsim_run_min_span(const run_state *r);

@@ -5,9 +5,13 @@
  * random dense ones of sizes 1 to 300 (row pivoting needed: the diagonal is
  * not dominant), the anti-diagonal permutation (zero pivots everywhere
  * but the middle), a tridiagonal
- * one (the zero multipliers the elimination skips) and a lower-triangular
- * chain. The relative error of x is held to 1e-10: the random matrices'
- * condition numbers stay below about 1e4, so partial pivoting leaves
+ * one (the zero multipliers the elimination skips), a lower-triangular
+ * chain and a sparse "circuit": the rows of a matrix with a dominant
+ * diagonal and two small entries per column, shuffled, so that most
+ * diagonals are zero and the pivot row brings a zero into the column the
+ * elimination walks (the rows it updates are listed, and that one must
+ * leave the list). The relative error of x is held to 1e-10: the random
+ * matrices' condition numbers stay below about 1e4, so partial pivoting leaves
  * errors near 1e-12 (unpivoted elimination of the permutation fails at
  * once). A singular matrix must fail as SUNDIALS' solver fails, a
  * recoverable SUNLS_LUFACT_FAIL naming the column (1-based). The matrix
@@ -36,7 +40,25 @@ static double urand(void) {
   return 2.0 * ((double)(rng_state >> 11) / 9007199254740992.0) - 1.0;
 }
 
-typedef enum { RANDOM, PERMUTATION, TRIDIAGONAL, CHAIN } shape;
+typedef enum { RANDOM, PERMUTATION, TRIDIAGONAL, CHAIN, CIRCUIT } shape;
+
+/* in (-1, 1), a function of (i, j) only */
+static double hash(long i, long j) {
+  unsigned long long h =
+      (unsigned long long)(i * 1000003 + j) * 0x9E3779B97F4A7C15ULL;
+  h ^= h >> 29;
+  return 2.0 * ((double)(h >> 11) / 9007199254740992.0) - 1.0;
+}
+
+/* Row r of the circuit is row i of the dominant matrix, r = 7 i + 3 mod
+ * n (7 is prime to every size tried). */
+static double circuit(long r, long j, long n) {
+  long i = 0;
+  while ((7 * i + 3) % n != r)
+    i++;
+  if (i == j) return 4.0 + 0.5 * hash(i, j);
+  return (i * 31 + j * 17) % n < 2 ? 0.3 * hash(i, j) : 0.0;
+}
 
 static double entry(shape sh, long i, long j, long n) {
   switch (sh) {
@@ -48,6 +70,8 @@ static double entry(shape sh, long i, long j, long n) {
     return i == j ? 2.0 + 0.1 * (double)i : (labs(i - j) == 1 ? -1.0 : 0.0);
   case CHAIN:
     return i == j ? -1.0 : (i == j + 1 ? 1.0 : 0.0);
+  case CIRCUIT:
+    return circuit(i, j, n);
   }
   return 0;
 }
@@ -149,9 +173,10 @@ int main(void) {
   SUNContext ctx;
   if (SUNContext_Create(NULL, &ctx) != 0) return 1;
   const long sizes[] = {1, 2, 3, 6, 17, 64, 300};
-  const char *names[] = {"random", "permutation", "tridiagonal", "chain"};
+  const char *names[] = {"random", "permutation", "tridiagonal", "chain",
+                         "circuit"};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-    for (int sh = RANDOM; sh <= CHAIN; sh++) {
+    for (int sh = RANDOM; sh <= CIRCUIT; sh++) {
       double err = solve_one(ctx, sizes[k], (shape)sh);
       CHECK(err <= 1e-10, "n=%ld %s: relative error of x %.3g > 1e-10",
             sizes[k], names[sh], err);

@@ -49,7 +49,7 @@ static const bsim_block_type type_Ground = {
     0,
     ground_define,
     ground_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "-"};
 
 /* ------------------------------------------------------------------ */
@@ -93,7 +93,7 @@ static const bsim_block_type type_Resistor = {
     1,
     resistor_define,
     resistor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "R"};
 
 static int varres_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -180,7 +180,7 @@ static const bsim_block_type type_Capacitor = {
     2,
     capacitor_define,
     capacitor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "C,v"};
 
 static const bsim_param_spec inductor_params[] = {
@@ -211,7 +211,7 @@ static const bsim_block_type type_Inductor = {
     1,
     inductor_define,
     inductor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "L"};
 
 /* ------------------------------------------------------------------ */
@@ -258,7 +258,7 @@ static const bsim_block_type type_ConstantVoltage = {
     1,
     constv_define,
     constv_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "V"};
 
 static const bsim_param_spec sinev_params[] = {
@@ -306,7 +306,7 @@ static const bsim_block_type type_SineVoltage = {
     5,
     sinev_define,
     sinev_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "V,phase,freqHz,offset,startTime"};
 
 static const bsim_param_spec vsac_params[] = {
@@ -335,7 +335,7 @@ static const bsim_block_type type_VsourceAC = {
     2,
     vsac_define,
     vsac_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "VA,f"};
 
 static const bsim_param_spec vvsac_params[] = {
@@ -396,7 +396,7 @@ static const bsim_block_type type_CCS = {
     0,
     controlled_define,
     ccs_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     ""};
 
 static const bsim_block_type type_CVS = {
@@ -408,7 +408,7 @@ static const bsim_block_type type_CVS = {
     0,
     controlled_define,
     cvs_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     ""};
 
 /* ------------------------------------------------------------------ */
@@ -458,7 +458,7 @@ static const bsim_block_type type_VoltageSensor = {
     0,
     sensor_define,
     vsensor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     ""};
 
 static const bsim_block_type type_CurrentSensor = {
@@ -470,7 +470,7 @@ static const bsim_block_type type_CurrentSensor = {
     0,
     sensor_define,
     isensor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     ""};
 
 static int psensor_define(bsim_define_ctx *ctx, bsim_model *m) {
@@ -501,7 +501,7 @@ static const bsim_block_type type_PotentialSensor = {
     0,
     psensor_define,
     psensor_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "-"};
 
 /* ------------------------------------------------------------------ */

@@ -65,7 +65,7 @@ static const bsim_block_type type_Switch = {
     2,
     switch_define,
     switch_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "Ron,Roff"};
 
 /* ------------------------------------------------------------------ */
@@ -196,7 +196,7 @@ static const bsim_block_type type_IdealDiode = {
     3,
     idiode_define,
     idiode_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "Ron,Goff,Vknee"};
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +269,7 @@ static const bsim_block_type type_IdealTransformer = {
     1,
     transformer_define,
     transformer_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "N"};
 
 static const bsim_param_spec gyrator_params[] = {
@@ -294,7 +294,7 @@ static const bsim_block_type type_Gyrator = {
     2,
     gyrator_define,
     gyrator_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "G1,G2"};
 
 /* ------------------------------------------------------------------ */
@@ -333,7 +333,7 @@ static const bsim_block_type type_OpAmp = {
     0,
     opamp_define,
     opamp_fn,
-    BSIM_TYPE_JACOBIAN,
+    BSIM_TYPE_JACOBIAN | BSIM_TYPE_LINEAR,
     "-,-,-"};
 
 const bsim_block_type *const bsim_elec_ideal_types[] = {

@@ -43,6 +43,8 @@ int bsim_run_update_modes(run_state *r, int *changed, bsim_error *err) {
       r->modes[k] = rb->b.mode[m];
     }
   }
+  /* a Jacobian kept for the modes (plan jac_constant) is formed again */
+  if (*changed) bsim_run_jacobian_forget(x);
   return 0;
 }
 

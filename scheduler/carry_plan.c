@@ -100,23 +100,31 @@ static int carried_event(const bsim_plan *p, int e) {
   return 1;
 }
 
-/* dF/dy cannot change while the diagram runs when every block evaluated
- * during integration is linear with constant coefficients, a source (no
- * inputs, no states: its rows are empty and its outputs depend on t
- * alone) or a sink (no outputs, no states: it adds nothing to F), none
- * of the first two has modes, and nothing is implicit, acausal or torn: ODE
- * engines then reuse the first analytic Jacobian after each cold restart,
- * and get the same matrix bit for bit without its cost. */
+/* dF/dy and dF/dy' cannot change while the modes stay when every block
+ * evaluated during integration is linear with constant coefficients given
+ * its modes (BSIM_TYPE_LINEAR: causal blocks, and acausal components whose
+ * type says so), a source (no inputs, no states: its rows are empty and
+ * its outputs depend on t alone) or a sink (no outputs, no states: it adds
+ * nothing to F), and nothing is implicit or torn: the Jacobian is then
+ * formed once per mode of the diagram and, for every cj, given as
+ * dF/dy + cj dF/dy' from the two kept parts, the same matrix bit for bit
+ * without the blocks' cost (jacobian.c). */
 static int jacobian_constant(const bsim_plan *p) {
-  if (p->ntorn > 0 || p->ncomp > 0) return 0;
+  if (p->ntorn > 0) return 0;
   for (int b = 0; b < p->nblocks; b++) {
     const plan_block *pb = &p->blocks[b];
     const bsim_model *m = &pb->fb->model;
+    const bsim_block_type *t =
+        pb->fb->run_type ? pb->fb->run_type : pb->fb->type;
+    if (bsim_plan_is_comp(p, b)) {
+      if (!(t->flags & BSIM_TYPE_LINEAR)) return 0;
+      continue;
+    }
     if (!pb->active) continue;
-    if (m->implicit || bsim_plan_is_comp(p, b)) return 0;
+    if (m->implicit) return 0;
     if (m->nout == 0 && m->nx == 0) continue; /* a sink: no rows, no terms */
-    if (pb->nmode > 0) return 0;
-    if (!linear_block(p, b) && (m->nin > 0 || m->nx > 0)) return 0;
+    if (!linear_block(p, b) && (m->nin > 0 || m->nx > 0 || pb->nmode > 0))
+      return 0;
   }
   return 1;
 }

@@ -54,9 +54,10 @@ struct bsim_run_jac {
   double *res;    /* ny: residual buffer for the bind */
   double *jacbuf; /* every block's flag-10 matrix */
   double *d;      /* every block's d and dx */
-  /* with a constant dF/dy (plan jac_constant): the values of the first
-   * evaluation at cj = 0 (ODE engines), kept for the run */
-  double *kept;
+  /* with dF/dy and dF/dy' constant while the modes stay (plan
+   * jac_constant): both in the pattern's order, formed at the first
+   * evaluation after the modes changed (have_kept) */
+  double *dfdy, *dfdyp;
   int have_kept;
   /* ny x ny, row-major: the place of entry (i, j) in the pattern's values,
    * -1 outside it; NULL above MAX_SLOT_MAP unknowns. A search per entry
@@ -148,8 +149,9 @@ int bsim_run_jacobian_alloc(bsim_run *x) {
   J->jacbuf = malloc(sizeof(double) * (PJ->njacbuf ? PJ->njacbuf : 1));
   J->d = malloc(sizeof(double) * (PJ->nd ? PJ->nd : 1));
   int nnz = p->pat_colptr ? p->pat_colptr[p->ny] : 0;
-  J->kept = malloc(sizeof(double) * (size_t)(nnz > 0 ? nnz : 1));
-  if (!J->pos || !J->res || !J->jacbuf || !J->d || !J->kept) return -1;
+  J->dfdy = malloc(sizeof(double) * 2 * (size_t)(nnz > 0 ? nnz : 1));
+  if (!J->pos || !J->res || !J->jacbuf || !J->d || !J->dfdy) return -1;
+  J->dfdyp = J->dfdy + (nnz > 0 ? nnz : 1);
   for (int i = 0; i < p->ny; i++)
     J->pos[i] = -1;
   if (p->pat_colptr && p->ny <= MAX_SLOT_MAP) {
@@ -174,7 +176,7 @@ void bsim_run_jacobian_free(bsim_run *x) {
   free(J->res);
   free(J->jacbuf);
   free(J->d);
-  free(J->kept);
+  free(J->dfdy);
   free(J->slot);
   free(J);
   x->jac = NULL;
@@ -505,6 +507,39 @@ static int acausal_rows(bsim_run *x, double cj, double *values) {
   return BSIM_CB_OK;
 }
 
+/* dF/dy', all of whose entries are what bsim_run_jacobian multiplies by
+ * cj: the states' rows (y' - f), the dummy's, and the components' own x'
+ * terms (flag 10 of the evaluation just made). */
+static int cj_part(bsim_run *x, double *values) {
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_jac *J = p->jac;
+  memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
+  for (int k = 0; k < p->nstate_blocks; k++) {
+    int b = p->state_blocks[k];
+    for (int r = 0; r < model_of(p, b)->nx; r++) {
+      int i = p->blocks[b].xoff + r;
+      if (put(x, values, i, i, 1.0) != 0) return outside_pattern(x, i, i);
+    }
+  }
+  if (p->dummy && put(x, values, 0, 0, 1.0) != 0)
+    return outside_pattern(x, 0, 0);
+  for (int k = 0; k < p->ncomp; k++) {
+    int b = p->comp_blocks[k];
+    const bsim_model *m = model_of(p, b);
+    int nres = bsim_model_nres(m), roff = p->blocks[b].roff,
+        xoff = p->blocks[b].xoff;
+    int nrow = (int)jac_rows(p, b, J->jb[b].nyb);
+    const double *jac = x->blocks[b].b.jac;
+    for (int r = 0; r < nres; r++)
+      for (int s = 0; s < m->nx; s++) {
+        double a = jac[r + (size_t)nrow * (size_t)(m->nx + s)];
+        if (a != 0 && put(x, values, roff + r, xoff + s, a) != 0)
+          return outside_pattern(x, roff + r, xoff + s);
+      }
+  }
+  return BSIM_CB_OK;
+}
+
 int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
                       double *values, void *user) {
   bsim_run *x = user;
@@ -512,11 +547,16 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   const struct bsim_plan_jac *J = p->jac;
   if (!J || !x->jac) return BSIM_CB_FATAL;
   size_t nnz = (size_t)p->pat_colptr[p->ny];
-  int keep = p->jac_constant && cj == 0;
-  if (keep && x->jac->have_kept) {
-    memcpy(values, x->jac->kept, sizeof(double) * nnz);
+  struct bsim_run_jac *R = x->jac;
+  /* Each entry gets at most one term times cj and one without: formed
+   * from the kept parts, it is the same sum of the same two numbers. */
+  if (p->jac_constant && R->have_kept) {
+    for (size_t q = 0; q < nnz; q++)
+      values[q] = R->dfdy[q] + cj * R->dfdyp[q];
     return BSIM_CB_OK;
   }
+  double cj_full = cj;
+  if (p->jac_constant) cj = 0;
   double *d = x->jac->d;
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
@@ -572,9 +612,11 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   if (p->dummy && put(x, values, 0, 0, cj) != 0)
     return outside_pattern(x, 0, 0);
   int rc_rows = acausal_rows(x, cj, values);
-  if (rc_rows == BSIM_CB_OK && keep) {
-    memcpy(x->jac->kept, values, sizeof(double) * nnz);
-    x->jac->have_kept = 1;
-  }
-  return rc_rows;
+  if (rc_rows != BSIM_CB_OK || !p->jac_constant) return rc_rows;
+  memcpy(R->dfdy, values, sizeof(double) * nnz);
+  if ((rc_rows = cj_part(x, R->dfdyp)) != BSIM_CB_OK) return rc_rows;
+  R->have_kept = 1;
+  for (size_t q = 0; q < nnz; q++)
+    values[q] = R->dfdy[q] + cj_full * R->dfdyp[q];
+  return BSIM_CB_OK;
 }

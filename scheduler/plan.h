@@ -140,8 +140,9 @@ typedef struct bsim_plan {
    * carry_events: critical event outputs that change only such signals */
   char *carry_entry, *carry_state;
   int carry_any, carry_states, carry_events;
-  /* dF/dy the same matrix all run long (carry_plan.c): the analytic
-   * Jacobian of an ODE engine is then evaluated once (jacobian.c) */
+  /* dF/dy and dF/dy' the same matrices while the modes stay
+   * (carry_plan.c): the analytic Jacobian is then evaluated once per mode
+   * (jacobian.c) */
   int jac_constant;
 
   /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column

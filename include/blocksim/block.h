@@ -512,7 +512,11 @@ enum {
    * allowed. When an event changes only inputs of such blocks, the jump of
    * every derivative of the solution follows exactly from their Jacobian,
    * and the scheduler can carry the integrator's history across the event
-   * instead of restarting it (docs/scheduler.md). */
+   * instead of restarting it (docs/scheduler.md). For an acausal component:
+   * with its modes frozen, its residuals are affine functions of its
+   * unknowns, their derivatives and its inputs, with coefficients from
+   * parameters only (a resistor, a capacitor, a switch given its mode):
+   * the Newton matrix is then formed once per mode of the diagram. */
   BSIM_TYPE_LINEAR = 1u << 9,
   /* The outputs depend on the times at which the integrator evaluated the
    * diagram, not only on the current values (DERIV: a difference quotient

@@ -3,7 +3,8 @@
  * (scheduler/jacobian.c): equal to colored finite differences entry by
  * entry on a nonlinear diagram with a torn loop, the same trajectories as
  * finite differences with dense and klu for fewer residual calls, and a
- * silent fallback to finite differences when a block cannot give flag 10.
+ * silent fallback to finite differences when a block cannot give flag 10,
+ * and a switched circuit's Jacobian kept per mode.
  */
 #include <math.h>
 #include <stdio.h>
@@ -252,6 +253,127 @@ static void test_time_source(void) {
   bsim_diagram_free(d);
 }
 
+/* ---- a circuit's Jacobian kept per mode --------------------------------- */
+
+static int block_named(const bsim_plan *p, const char *name) {
+  for (int b = 0; b < p->nblocks; b++)
+    if (strcmp(p->blocks[b].fb->path, name) == 0) return b;
+  return -1;
+}
+
+/* A 1 V source charging C = 0.5 F through R = 2 ohm and a Switch (Ron
+ * 1e-5, Roff 1e5) that a STEP closes at t = 1. Every part is linear given
+ * the switch's mode, so the plan keeps dF/dy and dF/dy' and forms
+ * dF/dy + cj dF/dy' from them: the same numbers, bit for bit, as a fresh
+ * evaluation, for any cj; another mode gives another matrix; and after
+ * the run (the switch closed at t = 1) the kept matrix is the closed
+ * one. v(3) against the closed form: 1 - (1 - v(1)) exp(-2 / tau_on),
+ * v(1) = 1 - exp(-1 / tau_off) (tau = (R + Rsw) C), within 1e-6
+ * (rtol 1e-8 over two decays). */
+static void test_kept_per_mode(void) {
+  bsim_diagram *d = load_text(
+      "<?xml version=\"1.0\"?>\n<diagram name=\"sw\">\n"
+      "  <simulation final-time=\"3\" rtol=\"1e-8\" atol=\"1e-10\"/>\n"
+      "  <output samples=\"4\"/>\n"
+      "  <block id=\"u\" type=\"STEP\"/>\n"
+      "  <block id=\"src\" type=\"ConstantVoltage\"><param name=\"V\" "
+      "value=\"1\"/></block>\n"
+      "  <block id=\"sw\" type=\"Switch\"><param name=\"Ron\" "
+      "value=\"1e-5\"/><param name=\"Roff\" value=\"1e5\"/></block>\n"
+      "  <block id=\"r\" type=\"Resistor\"><param name=\"R\" "
+      "value=\"2\"/></block>\n"
+      "  <block id=\"c\" type=\"Capacitor\"><param name=\"C\" "
+      "value=\"0.5\"/><param name=\"v\" value=\"0\"/></block>\n"
+      "  <block id=\"gnd\" type=\"Ground\"/>\n"
+      "  <block id=\"vm\" type=\"VoltageSensor\"/>\n"
+      "  <link from=\"u:1\" to=\"sw:1\"/>\n"
+      "  <activation from=\"u:1\" to=\"u:1\"/>\n"
+      "  <connect a=\"src:p\" b=\"sw:p\"/>\n"
+      "  <connect a=\"sw:n\" b=\"r:p\"/>\n"
+      "  <connect a=\"r:n\" b=\"c:p\"/>\n"
+      "  <connect a=\"c:n\" b=\"gnd:p\"/>\n"
+      "  <connect a=\"src:n\" b=\"gnd:p\"/>\n"
+      "  <connect a=\"vm:p\" b=\"c:p\"/>\n"
+      "  <connect a=\"vm:n\" b=\"c:n\"/>\n"
+      "  <observe name=\"v\" signal=\"vm:1\"/>\n</diagram>\n");
+  if (!d) return;
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "%s", err.message);
+  if (!s) {
+    bsim_diagram_free(d);
+    return;
+  }
+  const bsim_plan *p = s->plan;
+  bsim_run *x = s->run;
+  int sw = block_named(p, "sw");
+  CHECK(p->jac != NULL && p->jac_constant && sw >= 0,
+        "jac %p, kept per mode %d, switch %d", (void *)p->jac, p->jac_constant,
+        sw);
+  if (p->jac && p->jac_constant && sw >= 0) {
+    int n = p->ny, nnz = p->pat_colptr[n];
+    double *y = calloc((size_t)n, sizeof(double));
+    double *yp = calloc((size_t)n, sizeof(double));
+    double *kept = calloc((size_t)nnz, sizeof(double));
+    double *fresh = calloc((size_t)nnz, sizeof(double));
+    for (int i = 0; i < n; i++) {
+      y[i] = 0.3 + 0.2 * sin(1.7 * i);
+      yp[i] = 0.05 * cos(0.9 * i);
+    }
+    const double cjs[] = {0.0, 3.7, 1e6};
+    for (int mode = 0; mode < 2; mode++) {
+      x->blocks[sw].b.mode[0] = mode;
+      bsim_run_jacobian_forget(x);
+      CHECK(bsim_run_jacobian(0.5, y, yp, 1.0, kept, x) == BSIM_CB_OK, "J");
+      for (int k = 0; k < 3; k++) {
+        CHECK(bsim_run_jacobian(0.5, y, yp, cjs[k], kept, x) == BSIM_CB_OK,
+              "kept J");
+        bsim_run_jacobian_forget(x);
+        CHECK(bsim_run_jacobian(0.5, y, yp, cjs[k], fresh, x) == BSIM_CB_OK,
+              "fresh J");
+        CHECK(memcmp(kept, fresh, sizeof(double) * (size_t)nnz) == 0,
+              "mode %d, cj %g: the kept Jacobian differs from a fresh one",
+              mode, cjs[k]);
+      }
+    }
+    double open_sum = 0, closed_sum = 0;
+    x->blocks[sw].b.mode[0] = 0;
+    bsim_run_jacobian_forget(x);
+    bsim_run_jacobian(0.5, y, yp, 3.7, fresh, x);
+    for (int q = 0; q < nnz; q++)
+      open_sum += fabs(fresh[q]);
+    x->blocks[sw].b.mode[0] = 1;
+    bsim_run_jacobian(0.5, y, yp, 3.7, kept, x); /* still the open one */
+    bsim_run_jacobian_forget(x);
+    bsim_run_jacobian(0.5, y, yp, 3.7, fresh, x);
+    for (int q = 0; q < nnz; q++)
+      closed_sum += fabs(fresh[q]);
+    CHECK(fabs(open_sum - closed_sum) > 1e4,
+          "modes: |J| %g open, %g closed (Roff - Ron apart)", open_sum,
+          closed_sum);
+    CHECK(bsim_sim_run(s, &err) == 0, "run: %s", err.message);
+    /* the run closed the switch at t = 1: what is kept is the closed J */
+    bsim_run_jacobian(3.0, y, yp, 3.7, kept, x);
+    bsim_run_jacobian_forget(x);
+    bsim_run_jacobian(3.0, y, yp, 3.7, fresh, x);
+    CHECK(x->blocks[sw].b.mode[0] == 1 &&
+              memcmp(kept, fresh, sizeof(double) * (size_t)nnz) == 0,
+          "after the switch closed, a stale Jacobian was kept");
+    size_t rows = bsim_result_rows(s);
+    double toff = (2 + 1e5) * 0.5, ton = (2 + 1e-5) * 0.5;
+    double v1 = 1 - exp(-1 / toff), v3 = 1 - (1 - v1) * exp(-2 / ton);
+    double got = rows == 4 ? bsim_result_data(s)[3] : NAN;
+    CHECK(fabs(got - v3) < 1e-6, "v(3) = %.12g, closed form %.12g", got, v3);
+    free(y);
+    free(yp);
+    free(kept);
+    free(fresh);
+  }
+  bsim_sim_free(s);
+  bsim_diagram_free(d);
+}
+
 int main(void) {
   snprintf(data_path, sizeof data_path, "%s/solvers/jac_nonlinear.xml",
            BSIM_TEST_DATA);
@@ -259,6 +381,7 @@ int main(void) {
   test_trajectories();
   test_fallback();
   test_time_source();
+  test_kept_per_mode();
   if (failures)
     fprintf(stderr, "test_analytic_jacobian: %d failure(s)\n", failures);
   return failures ? 1 : 0;

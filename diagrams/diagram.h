@@ -40,6 +40,9 @@ typedef struct dg_block {
   /* Xcos import only: 1 when the block's dialog sets its time dependence
    * itself (Xcos then drops the one its file stores). */
   int dialog_sets_dep_t;
+  /* Native <block dep-t="1">: time-dependent whatever its define step
+   * says (what `convert` writes for an Xcos block stored so). */
+  int dep_t;
   /* Xcos import only: the number Scilab's compiler gives the link buffer
    * of each data output (xcos_links[k] for output k+1; 0 unknown), which
    * CFSCOPE reads by (docs/blocks.md, "Floating probes"). Owned; NULL

@@ -127,6 +127,11 @@ static int note(fl *f, const char *fmt, ...) {
  * event of the diagram (docs/scheduler.md, "Time includes all events") -
  * unless its dialog sets the time dependence itself (CFSCOPE, CLR, ...). */
 static int keep_stored_time(fl *f, const dg_block *b, node *n) {
+  if (b->dep_t && !n->model.dep_t) { /* native: as its file says */
+    n->model.dep_t = 1;
+    n->dep_t_stored = 1;
+    return 0;
+  }
   if (!b->stored || !b->stored->dep_t || n->model.dep_t || b->dialog_sets_dep_t)
     return 0;
   n->model.dep_t = 1;

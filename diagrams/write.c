@@ -190,8 +190,7 @@ static int cmp_path(const void *a, const void *b) {
 }
 
 /* 0: the block runs on its parameters; 1: on the model its file stores;
- * 2: on its parameters, made time-dependent as the file stores it, which
- * only the stored model expresses. */
+ * 2: on its parameters, made time-dependent as the file stores it. */
 static int runs_stored(const wctx *c, const dg_block *b, const char *path) {
   if (!b->stored) return 0;
   if (!b->stored_is_fallback) return 1;
@@ -279,14 +278,17 @@ static int is_numeric(const wctx *c, const char *type, const char *param) {
 
 static int write_block(wctx *c, const dg_block *b, const char *path) {
   int stored = runs_stored(c, b, path);
+  /* the stored model itself, or the parameters (made time-dependent as
+   * the file stores the block when stored is 2: dep-t="1") */
+  int model = stored == 1;
   if (b->gui && (!strcmp(b->gui, "CBLOCK") || !strcmp(b->gui, "CBLOCK4") ||
                  !strcmp(b->gui, "c_block")))
     return refuse(c, b, path, "a C block compiled from its source");
-  if (stored &&
+  if (model &&
       (b->stored->nprobes || b->stored->zcdirs || b->stored->no_jacobian ||
        b->stored->zcdir || (!b->stored_is_fallback && b->stored->sim)))
     return refuse(c, b, path, "its stored model has settings");
-  const char *type = stored && b->stored_is_fallback && b->stored->sim
+  const char *type = model && b->stored_is_fallback && b->stored->sim
                          ? b->stored->sim
                          : b->type;
   if (b->gui && strcmp(b->gui, type) != 0) {
@@ -294,19 +296,16 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
     snprintf(note, sizeof note, " Xcos block %s ", b->gui);
     comment(c, note);
   }
-  if (stored && b->stored_is_fallback) {
+  if (model && b->stored_is_fallback) {
     /* the dialog, kept for whoever wants to fix what does not evaluate */
-    size_t n = 128;
+    const char *lead = " its Xcos dialog does not evaluate here (see the "
+                       "notes above), so it runs on the model Xcos stored:";
+    size_t n = strlen(lead) + 2; /* the closing space and the NUL */
     for (int i = 0; i < b->nparams; i++)
-      n += strlen(b->params[i].name) + strlen(b->params[i].expr) + 4;
+      n += strlen(b->params[i].name) + strlen(b->params[i].expr) + 2;
     char *note = malloc(n);
     if (!note) return c->failed = 1, -1;
-    strcpy(note, stored == 1
-                     ? " its Xcos dialog does not evaluate here (see the "
-                       "notes above), so it runs on the model Xcos stored:"
-                     : " the file stores it as time-dependent (dependsOnT), "
-                       "which its dialog does not make it, so it is written "
-                       "with its stored model; its dialog:");
+    strcpy(note, lead);
     for (int i = 0; i < b->nparams; i++)
       strcat(strcat(strcat(strcat(note, " "), b->params[i].name), "="),
              b->params[i].expr);
@@ -316,7 +315,7 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
   }
   char *probes = NULL;
   const char *probes_param = NULL;
-  if (!stored && probe_param(c, b, path, &probes, &probes_param)) return -1;
+  if (!model && probe_param(c, b, path, &probes, &probes_param)) return -1;
   if (probes) {
     char note[160];
     snprintf(note, sizeof note,
@@ -328,7 +327,8 @@ static int write_block(wctx *c, const dg_block *b, const char *path) {
   start(c, "block");
   attr(c, "id", b->id);
   attr(c, "type", type);
-  if (stored) {
+  if (stored == 2) attr(c, "dep-t", "1");
+  if (model) {
     write_model(c, b->stored);
   } else {
     for (int i = 0; i < b->nparams; i++) {
@@ -387,14 +387,18 @@ static int write_node(wctx *c, const dg_block *b, const char *prefix) {
   return rc;
 }
 
+/* block:port, or block:connector (by name when the link has one). */
 static void write_ref(wctx *c, const char *name, const dg_portref *r) {
-  size_t n = strlen(r->block) + 16;
+  size_t n = strlen(r->block) + (r->con ? strlen(r->con) : 0) + 16;
   char *s = malloc(n);
   if (!s) {
     c->failed = 1;
     return;
   }
-  snprintf(s, n, "%s:%d", r->block, r->port);
+  if (r->con)
+    snprintf(s, n, "%s:%s", r->block, r->con);
+  else
+    snprintf(s, n, "%s:%d", r->block, r->port);
   attr(c, name, s);
   free(s);
 }
@@ -430,9 +434,10 @@ static int write_level(wctx *c, const dg_diagram *d, const char *prefix) {
     if (write_node(c, &d->blocks[i], prefix)) return -1;
   for (int i = 0; i < d->nlinks; i++) {
     const dg_link *l = &d->links[i];
-    start(c, l->kind == DG_LINK_DATA ? "link" : "activation");
-    write_ref(c, "from", &l->from);
-    write_ref(c, "to", &l->to);
+    int con = l->kind == DG_LINK_CONNECT;
+    start(c, l->kind == DG_LINK_DATA ? "link" : con ? "connect" : "activation");
+    write_ref(c, con ? "a" : "from", &l->from);
+    write_ref(c, con ? "b" : "to", &l->to);
     end(c);
   }
   return 0;

@@ -41,7 +41,7 @@ static const attr_rule attr_rules[] = {
      {"final-time", "solver", "rtol", "atol", "time-tolerance"}},
     {"solver-param", 2, {"name", "value"}},
     {"output", 0, {"samples", "spacing"}},
-    {"block", 2, {"id", "type"}},
+    {"block", 2, {"id", "type", "dep-t"}},
     {"param", 1, {"name", "value"}},
     {"superblock", 1, {"id"}},
     {"link", 2, {"from", "to"}},
@@ -325,6 +325,19 @@ static int read_block(reader *r, xmlNodePtr c, dg_block *b) {
     return b->sub ? 0 : -1;
   }
   if (!(b->type = attr(c, "type"))) return nomem(r), -1;
+  xmlChar *dt = xmlGetProp(c, (const xmlChar *)"dep-t");
+  if (dt) {
+    int ok = !strcmp((const char *)dt, "0") || !strcmp((const char *)dt, "1");
+    b->dep_t = ok && dt[0] == '1';
+    if (!ok)
+      bsim_error_set(r->err, BSIM_ERR_INPUT,
+                     "%s:%d: block '%s': dep-t=\"%s\" must be 0 or 1 (1: "
+                     "called at every event, as an Xcos block stored as "
+                     "time-dependent)",
+                     r->file, b->line, b->id, (const char *)dt);
+    xmlFree(dt);
+    if (!ok) return -1;
+  }
   if (read_params(r, c, "param", &b->params, &b->nparams)) return -1;
   for (xmlNodePtr m = c->children; m; m = m->next) {
     if (!is_elem(m, "model")) continue;

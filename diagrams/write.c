@@ -194,6 +194,7 @@ static int cmp_path(const void *a, const void *b) {
 static int runs_stored(const wctx *c, const dg_block *b, const char *path) {
   if (!b->stored) return 0;
   if (!b->stored_is_fallback) return 1;
+  if (c->nstored == 0) return 0; /* stored may be NULL */
   bsim_flat_block key = {0};
   key.path = (char *)path;
   const bsim_flat_block *k = &key,
@@ -521,7 +522,8 @@ int dg_write_native(const bsim_diagram *d, const bsim_flat *flat,
   for (int i = 0; flat && i < flat->ntree; i++)
     if (flat->blocks[i].stored || flat->blocks[i].dep_t_stored)
       c.stored[c.nstored++] = &flat->blocks[i];
-  qsort(c.stored, (size_t)c.nstored, sizeof *c.stored, cmp_path);
+  if (c.nstored > 1) /* not NULL then */
+    qsort(c.stored, (size_t)c.nstored, sizeof *c.stored, cmp_path);
   xmlBufferPtr buf = xmlBufferCreate();
   if (!buf) goto nomem;
   if (!(c.w = xmlNewTextWriterMemory(buf, 0))) {

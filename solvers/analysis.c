@@ -159,54 +159,76 @@ done:
   return rank;
 }
 
-int bsim_dense_solve(int n, const double *m, int k, const double *b,
-                     double *x) {
-  size_t nn = (size_t)n, kk = (size_t)k;
-  double *lu = malloc(sizeof(double) * (nn ? nn * nn : 1));
-  double *rhs = malloc(sizeof(double) * (nn * kk > 0 ? nn * kk : 1));
-  int rc = -1;
-  if (!lu || !rhs) goto done;
-  memcpy(lu, m, sizeof(double) * nn * nn);
-  memcpy(rhs, b, sizeof(double) * nn * kk);
+int bsim_dense_lu(int n, double *lu, int *piv) {
+  size_t nn = (size_t)n;
   for (size_t c = 0; c < nn; c++) {
     size_t p = c;
     for (size_t r = c + 1; r < nn; r++)
       if (fabs(lu[r * nn + c]) > fabs(lu[p * nn + c])) p = r;
-    if (lu[p * nn + c] == 0.0) goto done;
-    if (p != c) {
+    piv[c] = (int)p;
+    if (lu[p * nn + c] == 0.0) return -1;
+    if (p != c)
       for (size_t j = 0; j < nn; j++) {
         double t = lu[c * nn + j];
         lu[c * nn + j] = lu[p * nn + j];
         lu[p * nn + j] = t;
       }
-      for (size_t j = 0; j < kk; j++) {
-        double t = rhs[c * kk + j];
-        rhs[c * kk + j] = rhs[p * kk + j];
-        rhs[p * kk + j] = t;
-      }
-    }
     for (size_t r = c + 1; r < nn; r++) {
       double f = lu[r * nn + c] / lu[c * nn + c];
+      lu[r * nn + c] = f;
       if (f == 0.0) continue;
-      for (size_t j = c; j < nn; j++)
+      for (size_t j = c + 1; j < nn; j++)
         lu[r * nn + j] -= f * lu[c * nn + j];
-      for (size_t j = 0; j < kk; j++)
-        rhs[r * kk + j] -= f * rhs[c * kk + j];
     }
   }
+  return 0;
+}
+
+void bsim_dense_lu_solve(int n, const double *lu, const int *piv, int k,
+                         double *b) {
+  size_t nn = (size_t)n, kk = (size_t)k;
+  for (size_t c = 0; c < nn; c++) {
+    size_t p = (size_t)piv[c];
+    if (p != c)
+      for (size_t j = 0; j < kk; j++) {
+        double t = b[c * kk + j];
+        b[c * kk + j] = b[p * kk + j];
+        b[p * kk + j] = t;
+      }
+  }
+  for (size_t c = 0; c < nn; c++)
+    for (size_t r = c + 1; r < nn; r++) {
+      double f = lu[r * nn + c];
+      if (f == 0.0) continue;
+      for (size_t j = 0; j < kk; j++)
+        b[r * kk + j] -= f * b[c * kk + j];
+    }
   for (size_t c = nn; c-- > 0;) {
     for (size_t j = 0; j < kk; j++) {
-      double s = rhs[c * kk + j];
+      double s = b[c * kk + j];
       for (size_t r = c + 1; r < nn; r++)
-        s -= lu[c * nn + r] * rhs[r * kk + j];
-      rhs[c * kk + j] = s / lu[c * nn + c];
+        s -= lu[c * nn + r] * b[r * kk + j];
+      b[c * kk + j] = s / lu[c * nn + c];
     }
   }
-  memcpy(x, rhs, sizeof(double) * nn * kk);
-  rc = 0;
-done:
+}
+
+int bsim_dense_solve(int n, const double *m, int k, const double *b,
+                     double *x) {
+  size_t nn = (size_t)n, kk = (size_t)k;
+  double *lu = malloc(sizeof(double) * (nn ? nn * nn : 1));
+  int *piv = malloc(sizeof(int) * (nn ? nn : 1));
+  int rc = -1;
+  if (lu && piv) {
+    memcpy(lu, m, sizeof(double) * nn * nn);
+    rc = bsim_dense_lu(n, lu, piv);
+  }
+  if (rc == 0) {
+    if (x != b) memmove(x, b, sizeof(double) * nn * kk);
+    bsim_dense_lu_solve(n, lu, piv, k, x);
+  }
   free(lu);
-  free(rhs);
+  free(piv);
   return rc;
 }
 

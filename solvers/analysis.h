@@ -32,6 +32,14 @@ int bsim_svd_rank(int m, int n, const double *a, double rel, double floor,
  * exactly zero or out of memory. */
 int bsim_dense_solve(int n, const double *m, int k, const double *b, double *x);
 
+/* The same in two steps, to solve with one matrix several times: lu (n x n,
+ * row-major) is factored in place, P lu = L U, piv[c] the row swapped with
+ * row c at step c (0, or -1 at an exactly zero pivot); then B (n x k) is
+ * overwritten with the solution. */
+int bsim_dense_lu(int n, double *lu, int *piv);
+void bsim_dense_lu_solve(int n, const double *lu, const int *piv, int k,
+                         double *b);
+
 /* Eigenvalues of the n x n matrix a (not modified), sorted by real part,
  * then imaginary part. 0, or -1 when the QR iteration did not converge or
  * out of memory. */

@@ -77,6 +77,24 @@ static void test_matrix_tools(void) {
   CHECK(bsim_dense_solve(2, M, 1, b, x) == 0, "solve");
   NEAR(x[0], 0.8, 1e-12, "x1");
   NEAR(x[1], 1.4, 1e-12, "x2");
+  /* Factored once, solved twice; the pivot row is the second (|3| > |0|):
+   * [0 1 2; 1 0 0; 3 1 1] x = b for x = (1, 2, 3) and x = (-1, 0, 2);
+   * exact in binary (the multipliers are 0 and 1/3, the products land on
+   * representable values within 1e-15). A zero column fails. */
+  double LU[9] = {0, 1, 2, 1, 0, 0, 3, 1, 1}, B[3] = {8, 1, 8},
+         C[3] = {4, -1, -1};
+  int piv[3];
+  CHECK(bsim_dense_lu(3, LU, piv) == 0 && piv[0] == 2, "lu: pivot %d", piv[0]);
+  bsim_dense_lu_solve(3, LU, piv, 1, B);
+  bsim_dense_lu_solve(3, LU, piv, 1, C);
+  NEAR(B[0], 1, 1e-14, "B x1");
+  NEAR(B[1], 2, 1e-14, "B x2");
+  NEAR(B[2], 3, 1e-14, "B x3");
+  NEAR(C[0], -1, 1e-14, "C x1");
+  NEAR(C[1], 0, 1e-14, "C x2");
+  NEAR(C[2], 2, 1e-14, "C x3");
+  double S[4] = {1, 0, 2, 0};
+  CHECK(bsim_dense_lu(2, S, piv) == -1, "singular: no zero pivot found");
 }
 
 static bsim_analysis *analyse(const char *name, double at, bsim_diagram **d) {

@@ -261,8 +261,8 @@ void bsim_run_settle_free(run_state *r) {
   free(r->changed_list);
 }
 
-/* Serve event output e: its activation, synchronous routing included. */
-/* settled: the outputs are settled at (t, y) already (a settle, or the
+/* Serve event output e: its activation, synchronous routing included.
+ * settled: the outputs are settled at (t, y) already (a settle, or the
  * walk that ends an activation, and no evaluation since), and the active
  * blocks' outputs are not computed again. */
 static int activate(run_state *r, int e, int settled, bsim_error *err) {

@@ -14,10 +14,9 @@
  * while the residual falls by 16 at each step; IDACalcIC then finds the
  * values consistent at once (or, when this Newton gives up, starts from
  * the guess as before). M comes from the analytic Jacobian when the plan
- * has one: J(cj) = dF/dy + cj dF/dy' at cj = 0 and 1 gives both parts (two
- * Jacobians instead of n + 1 residuals: a switching converter restarting
- * 200 times spent a tenth of its run here); else from finite differences
- * of the residual.
+ * has one, dF/dy and dF/dy' from one evaluation of the blocks (instead of
+ * n + 1 residuals: a switching converter restarting 200 times spent a
+ * tenth of its run here); else from finite differences of the residual.
  *
  * After IDACalcIC the same matrix gives the derivatives of the algebraic
  * unknowns, which IDACalcIC leaves at the guess (0): differentiating F
@@ -47,11 +46,11 @@ static int residual(run_state *r, double t, const double *y, const double *yp,
 }
 
 /* Scratch of one computation: M (n x n), five vectors and, with the
- * analytic Jacobian, J(0) and J(1) in the pattern's order. */
+ * analytic Jacobian, dF/dy and dF/dy' in the pattern's order. */
 typedef struct work {
   int n;
   double *m, *f0, *f1, *f2, *yy, *yyp;
-  double *j0, *j1;
+  double *dfdy, *dfdyp;
   int *piv; /* M's row swaps once factored */
 } work;
 
@@ -72,8 +71,8 @@ static int work_alloc(work *w, const bsim_plan *p) {
     free(w->piv);
     return -1;
   }
-  w->j0 = nnz ? w->f0 + 5 * (size_t)n : NULL;
-  w->j1 = nnz ? w->j0 + nnz : NULL;
+  w->dfdy = nnz ? w->f0 + 5 * (size_t)n : NULL;
+  w->dfdyp = nnz ? w->dfdy + nnz : NULL;
   w->f1 = w->f0 + n;
   w->f2 = w->f1 + n;
   w->yy = w->f2 + n;
@@ -92,16 +91,14 @@ static int matrix(run_state *r, work *w, const double *y, const double *yp) {
   const bsim_plan *p = r->p;
   int n = w->n;
   int rc = residual(r, r->t, y, yp, w->f0);
-  if (w->j0) {
+  if (w->dfdy) {
     if (rc == BSIM_CB_OK)
-      rc = bsim_run_jacobian(r->t, y, yp, 0.0, w->j0, r->run);
-    if (rc == BSIM_CB_OK)
-      rc = bsim_run_jacobian(r->t, y, yp, 1.0, w->j1, r->run);
+      rc = bsim_run_jacobian_parts(r->t, y, yp, w->dfdy, w->dfdyp, r->run);
     memset(w->m, 0, sizeof(double) * (size_t)n * (size_t)n);
     for (int j = 0; j < n; j++)
       for (int q = p->pat_colptr[j]; q < p->pat_colptr[j + 1]; q++)
         w->m[(size_t)p->pat_rowidx[q] * (size_t)n + (size_t)j] =
-            p->id[j] == 0 ? w->j0[q] : w->j1[q] - w->j0[q];
+            p->id[j] == 0 ? w->dfdy[q] : w->dfdyp[q];
     return rc;
   }
   memcpy(w->yy, y, sizeof(double) * (size_t)n);

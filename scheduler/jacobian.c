@@ -540,23 +540,11 @@ static int cj_part(bsim_run *x, double *values) {
   return BSIM_CB_OK;
 }
 
-int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
-                      double *values, void *user) {
-  bsim_run *x = user;
+/* J(cj) at (t, y, y') from the blocks' flag 10 and the chain rule. */
+static int evaluate(bsim_run *x, double t, const double *y, const double *yp,
+                    double cj, double *values) {
   const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *J = p->jac;
-  if (!J || !x->jac) return BSIM_CB_FATAL;
-  size_t nnz = (size_t)p->pat_colptr[p->ny];
-  struct bsim_run_jac *R = x->jac;
-  /* Each entry gets at most one term times cj and one without: formed
-   * from the kept parts, it is the same sum of the same two numbers. */
-  if (p->jac_constant && R->have_kept) {
-    for (size_t q = 0; q < nnz; q++)
-      values[q] = R->dfdy[q] + cj * R->dfdyp[q];
-    return BSIM_CB_OK;
-  }
-  double cj_full = cj;
-  if (p->jac_constant) cj = 0;
   double *d = x->jac->d;
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
@@ -611,12 +599,51 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   }
   if (p->dummy && put(x, values, 0, 0, cj) != 0)
     return outside_pattern(x, 0, 0);
-  int rc_rows = acausal_rows(x, cj, values);
-  if (rc_rows != BSIM_CB_OK || !p->jac_constant) return rc_rows;
-  memcpy(R->dfdy, values, sizeof(double) * nnz);
-  if ((rc_rows = cj_part(x, R->dfdyp)) != BSIM_CB_OK) return rc_rows;
-  R->have_kept = 1;
-  for (size_t q = 0; q < nnz; q++)
-    values[q] = R->dfdy[q] + cj_full * R->dfdyp[q];
-  return BSIM_CB_OK;
+  return acausal_rows(x, cj, values);
+}
+
+/* dF/dy (J at cj = 0) and dF/dy' from one evaluation of the blocks. */
+static int parts(bsim_run *x, double t, const double *y, const double *yp,
+                 double *dfdy, double *dfdyp) {
+  int rc = evaluate(x, t, y, yp, 0.0, dfdy);
+  return rc == BSIM_CB_OK ? cj_part(x, dfdyp) : rc;
+}
+
+/* With a plan's jac_constant: the parts kept, formed once per mode. */
+static int kept(bsim_run *x, double t, const double *y, const double *yp) {
+  struct bsim_run_jac *R = x->jac;
+  if (R->have_kept) return BSIM_CB_OK;
+  int rc = parts(x, t, y, yp, R->dfdy, R->dfdyp);
+  R->have_kept = rc == BSIM_CB_OK;
+  return rc;
+}
+
+int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
+                            double *dfdy, double *dfdyp, bsim_run *x) {
+  const bsim_plan *p = x->plan;
+  if (!p->jac || !x->jac) return BSIM_CB_FATAL;
+  if (!p->jac_constant) return parts(x, t, y, yp, dfdy, dfdyp);
+  int rc = kept(x, t, y, yp);
+  size_t nnz = (size_t)p->pat_colptr[p->ny];
+  if (rc == BSIM_CB_OK) {
+    memcpy(dfdy, x->jac->dfdy, sizeof(double) * nnz);
+    memcpy(dfdyp, x->jac->dfdyp, sizeof(double) * nnz);
+  }
+  return rc;
+}
+
+int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
+                      double *values, void *user) {
+  bsim_run *x = user;
+  const bsim_plan *p = x->plan;
+  if (!p->jac || !x->jac) return BSIM_CB_FATAL;
+  if (!p->jac_constant) return evaluate(x, t, y, yp, cj, values);
+  /* Each entry gets at most one term times cj and one without: formed
+   * from the kept parts, it is the same sum of the same two numbers. */
+  int rc = kept(x, t, y, yp);
+  const struct bsim_run_jac *R = x->jac;
+  size_t nnz = (size_t)p->pat_colptr[p->ny];
+  for (size_t q = 0; rc == BSIM_CB_OK && q < nnz; q++)
+    values[q] = R->dfdy[q] + cj * R->dfdyp[q];
+  return rc;
 }

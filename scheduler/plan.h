@@ -261,6 +261,10 @@ void bsim_run_jacobian_forget(bsim_run *x);
  * (user = the run, whose plan must have jac). Returns BSIM_CB_*. */
 int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
                       double *values, void *user);
+/* dF/dy and dF/dy' apart (pattern's order), from one evaluation: the
+ * matrices consistent values need (consistent.c). Returns BSIM_CB_*. */
+int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
+                            double *dfdy, double *dfdyp, bsim_run *x);
 
 /* The acausal part (acausal.c). Layout from y offset *off on (moved past
  * it): components' states, node and connector unknowns, residual rows.

@@ -108,8 +108,10 @@ static int carried_event(const bsim_plan *p, int e) {
  * nothing to F), and nothing is implicit or torn: the Jacobian is then
  * formed once per mode of the diagram and, for every cj, given as
  * dF/dy + cj dF/dy' from the two kept parts, the same matrix bit for bit
- * without the blocks' cost (jacobian.c). */
-static int jacobian_constant(const bsim_plan *p) {
+ * without the blocks' cost (jacobian.c). An acausal component that is not
+ * linear but has no causal outputs moves only its own rows: it is marked
+ * in nl, and the rest is kept all the same. */
+static int jacobian_constant(const bsim_plan *p, char *nl) {
   if (p->ntorn > 0) return 0;
   for (int b = 0; b < p->nblocks; b++) {
     const plan_block *pb = &p->blocks[b];
@@ -117,7 +119,12 @@ static int jacobian_constant(const bsim_plan *p) {
     const bsim_block_type *t =
         pb->fb->run_type ? pb->fb->run_type : pb->fb->type;
     if (bsim_plan_is_comp(p, b)) {
-      if (!(t->flags & BSIM_TYPE_LINEAR)) return 0;
+      /* its matrix moves with y; only its own rows do when nothing reads
+       * its outputs through the chain rule */
+      if (!(t->flags & BSIM_TYPE_LINEAR)) {
+        if (m->nout > 0) return 0;
+        nl[b] = 1;
+      }
       continue;
     }
     if (!pb->active) continue;
@@ -127,6 +134,27 @@ static int jacobian_constant(const bsim_plan *p) {
       return 0;
   }
   return 1;
+}
+
+/* The components nl marks, and their rows: evaluated again at each
+ * Jacobian while the rest is kept. None when every component is so (then
+ * nothing would be kept). 0, or -1 out of memory. */
+static int keep_rows(bsim_plan *p, const char *nl) {
+  int n = 0;
+  for (int k = 0; k < p->ncomp; k++)
+    n += nl[p->comp_blocks[k]];
+  if (n == 0 || n == p->ncomp) return 0;
+  p->jac_nl = calloc((size_t)n, sizeof(int));
+  p->jac_nl_row = calloc((size_t)p->ny, 1);
+  if (!p->jac_nl || !p->jac_nl_row) return -1;
+  for (int k = 0; k < p->ncomp; k++) {
+    int b = p->comp_blocks[k];
+    if (!nl[b]) continue;
+    p->jac_nl[p->njac_nl++] = b;
+    memset(p->jac_nl_row + p->blocks[b].roff, 1,
+           (size_t)bsim_model_nres(&p->blocks[b].fb->model));
+  }
+  return 0;
 }
 
 /* An active block whose outputs remember the integrator's evaluation
@@ -149,7 +177,11 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
   int rc = -1;
   if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
     goto done;
-  p->jac_constant = jacobian_constant(p);
+  if (jacobian_constant(p, bad)) {
+    if (keep_rows(p, bad) != 0) goto done;
+    p->jac_constant = p->njac_nl == 0;
+  }
+  memset(bad, 0, (size_t)n + 1);
   if (step_memory(p)) {
     rc = 0;
     goto done;
@@ -186,4 +218,6 @@ done:
 void bsim_plan_carry_free(bsim_plan *p) {
   free(p->carry_entry);
   free(p->carry_state);
+  free(p->jac_nl);
+  free(p->jac_nl_row);
 }

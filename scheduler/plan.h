@@ -144,6 +144,13 @@ typedef struct bsim_plan {
    * (carry_plan.c): the analytic Jacobian is then evaluated once per mode
    * (jacobian.c) */
   int jac_constant;
+  /* Otherwise, when the only blocks whose matrices move are acausal
+   * components without causal outputs (a diode, a transistor), the rows
+   * of everything else keep their entries while the modes stay: those
+   * components (jac_nl, njac_nl) and their rows (jac_nl_row, ny entries)
+   * are evaluated again, the rest is kept (carry_plan.c, jacobian.c). */
+  int *jac_nl, njac_nl;
+  char *jac_nl_row;
 
   /* Structure of dF/dy + dF/dy' (sparsity.c) in compressed sparse column
    * form: column j = unknown j, row indices sorted. NULL when the system is

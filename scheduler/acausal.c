@@ -100,6 +100,7 @@ static int unbalanced(const bsim_plan *p, int rows, int unknowns,
 int bsim_plan_acausal(bsim_plan *p, int *off, bsim_error *err) {
   const bsim_flat *f = p->flat;
   int nc = 0, start = *off;
+  p->acausal_off = start;
   for (int b = 0; b < p->nblocks; b++) {
     p->blocks[b].roff = p->blocks[b].conoff = -1;
     if (f->blocks[b].model.ncon > 0) {
@@ -149,6 +150,7 @@ int bsim_plan_acausal(bsim_plan *p, int *off, bsim_error *err) {
     p->blocks[p->comp_blocks[c]].roff = rows;
     rows += bsim_model_nres(&f->blocks[p->comp_blocks[c]].model);
   }
+  p->comp_rows = rows - start;
   for (int n = 0; n < f->nnodes; n++) {
     int nf = f->nodes[n].dom->nflow;
     p->kcl_row[n] = nf > 0 ? rows : -1;
@@ -190,35 +192,35 @@ void bsim_plan_acausal_free(bsim_plan *p) {
   free(p->kcl_var);
 }
 
-void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
-                           double *res) {
+void bsim_run_acausal_views(bsim_run *x) {
   const bsim_plan *p = x->plan;
-  if (y == x->acausal_y && yp == x->acausal_yp && res == x->acausal_res) return;
-  int ports = y != x->acausal_y;
-  x->acausal_y = y;
-  x->acausal_yp = yp;
-  x->acausal_res = res;
   for (int c = 0; c < p->ncomp; c++) {
     int b = p->comp_blocks[c];
     const plan_block *pb = &p->blocks[b];
     bsim_block *v = &x->blocks[b].b;
-    /* the engine's vectors: blocks read them and write only res */
     if (pb->xoff >= 0) {
-      v->x = (double *)y + pb->xoff;
-      v->xd = (double *)yp + pb->xoff;
+      v->x = x->acy + pb->xoff;
+      v->xd = x->acyp + pb->xoff;
     }
-    v->res = res ? res + pb->roff : NULL;
-    if (!ports) continue;
+    v->res = x->acres + pb->roff;
     const double **pot = (const double **)v->pot,
                  **flow = (const double **)v->flow;
     for (int k = 0; k < v->ncon; k++) {
-      pot[k] = y + p->conpot[pb->conoff + k];
-      flow[k] = y + p->conflow[pb->conoff + k];
+      pot[k] = x->acy + p->conpot[pb->conoff + k];
+      flow[k] = x->acy + p->conflow[pb->conoff + k];
     }
   }
 }
 
-void bsim_run_flow_balances(const bsim_plan *p, const double *y, double *res) {
+void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp) {
+  const bsim_plan *p = x->plan;
+  size_t off = (size_t)p->acausal_off, n = sizeof(double) * (size_t)p->na;
+  if (y) memcpy(x->acy + off, y + off, n);
+  if (yp) memcpy(x->acyp + off, yp + off, n);
+}
+
+/* Kirchhoff's current law: each node's flows sum to zero. */
+static void flow_balances(const bsim_plan *p, const double *y, double *res) {
   const bsim_flat *f = p->flat;
   for (int n = 0; n < f->nnodes; n++) {
     if (p->kcl_row[n] < 0) continue;
@@ -229,4 +231,11 @@ void bsim_run_flow_balances(const bsim_plan *p, const double *y, double *res) {
       res[p->kcl_row[n] + j] = s;
     }
   }
+}
+
+void bsim_run_acausal_rows(const bsim_run *x, double *res) {
+  const bsim_plan *p = x->plan;
+  size_t off = (size_t)p->acausal_off;
+  memcpy(res + off, x->acres + off, sizeof(double) * (size_t)p->comp_rows);
+  flow_balances(p, x->bound_y, res);
 }

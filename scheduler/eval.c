@@ -2,7 +2,9 @@
  * Evaluating the compiled diagram: the residual F(t, y, y') handed to the
  * engine, the zero-crossing surfaces, and the block calls with their error
  * reporting. This is the hot path: no allocation, no copies of states (block
- * x / xd / res point straight into the engine's vectors).
+ * x / xd / res point straight into the engine's vectors; acausal
+ * components, whose many connector pointers would otherwise follow every
+ * new vector, read copies of their part: acausal.c).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -75,7 +77,7 @@ void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
   }
   if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
   x->bound_y = y;
-  if (p->ncomp) bsim_run_bind_acausal(x, y, yp, res);
+  if (p->ncomp) bsim_run_bind_acausal(x, y, yp);
   bsim_run_kernel_unbind(x);
 }
 
@@ -176,7 +178,7 @@ static int tail(bsim_run *x, const double *yp, double *res, int lean) {
       res[i] = yp[i] - res[i];
   }
   if (p->dummy) res[0] = yp[0];
-  if (p->ncomp) bsim_run_flow_balances(p, x->bound_y, res);
+  if (p->ncomp) bsim_run_acausal_rows(x, res);
   /* F_w = w - h(w) */
   for (int t2 = 0; t2 < p->ntorn; t2++) {
     const rt_torn *tw = &p->torn[t2];

@@ -344,7 +344,7 @@ void bsim_run_kernel_bind(bsim_run *x, double t, const double *y,
   }
   if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
   x->bound_y = y;
-  if (p->ncomp) bsim_run_bind_acausal(x, y, yp, res);
+  if (p->ncomp) bsim_run_bind_acausal(x, y, yp);
 }
 
 void bsim_run_kernel_unbind(bsim_run *x) {

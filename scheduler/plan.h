@@ -82,8 +82,9 @@ typedef struct bsim_plan {
    * states, each node's across variables, each connector's through
    * variables; rows: the components' residuals, then each node's flow
    * balances. */
-  int na;
-  int *comp_blocks; /* blocks with connectors, in block order */
+  int na, acausal_off; /* its unknowns, from y[acausal_off] on */
+  int comp_rows;       /* the components' rows, from F[acausal_off] on */
+  int *comp_blocks;    /* blocks with connectors, in block order */
   int ncomp;
   int *conpot, *conflow;    /* y offset of each connector's variables */
   int *node_pot;            /* y offset of each node's across variables */
@@ -213,7 +214,13 @@ typedef struct bsim_run {
    * depend on y alone, and rebinding them at each event cost a tenth of a
    * run; states and residuals on y' and res too, unchanged over most of
    * the integrator's calls */
-  const double *acausal_y, *acausal_yp, *acausal_res;
+  /* The components' views read copies of y and y' over the acausal part
+   * (plan acausal_off .. + na), made at each bind, and write their rows
+   * into acres, copied out after they ran: their pointers are set once,
+   * where pointing them into each new vector the engine or the scheduler
+   * passed (nearly every call alternates) cost a tenth of a circuit's
+   * run. */
+  double *acy, *acyp, *acres;
   /* the residual as a flat list, linear blocks inline (kernel.c); NULL
    * before the run starts */
   struct bsim_run_kernel *kern;
@@ -280,11 +287,14 @@ int bsim_plan_acausal(bsim_plan *p, int *off, bsim_error *err);
 /* id entries of the components' states (after p->id is allocated). */
 void bsim_plan_acausal_ids(bsim_plan *p);
 void bsim_plan_acausal_free(bsim_plan *p);
-/* Bind the components' views to (y, y', res); res may be NULL. */
-void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp,
-                           double *res);
-/* The flow balance rows of every node from y. */
-void bsim_run_flow_balances(const bsim_plan *p, const double *y, double *res);
+/* Points the components' views at the run's copies (once, at its start). */
+void bsim_run_acausal_views(bsim_run *x);
+/* The components' copies of y and y' made again (either may be NULL: its
+ * copy stays). */
+void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp);
+/* The acausal rows of F into res: the components' (written into the
+ * run's copy as they ran), then the flow balances at the bound y. */
+void bsim_run_acausal_rows(const bsim_run *x, double *res);
 /* Residuals an implicit block writes (its model's nres, else one per
  * state), and the variables of its connectors (docs/acausal.md). */
 static inline int bsim_model_nres(const bsim_model *m) {

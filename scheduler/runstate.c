@@ -43,6 +43,10 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
   x->gbuf = take(a, (size_t)p->ng, sizeof(double));
   x->jroot = take(a, (size_t)p->ng, sizeof(int));
   x->ixbuf = p->ix ? take(a, (size_t)p->ix->ny0 * 5, sizeof(double)) : NULL;
+  size_t nac = p->ncomp ? (size_t)(p->acausal_off + p->na) : 0;
+  x->acy = take(a, nac, sizeof(double));
+  x->acyp = take(a, nac, sizeof(double));
+  x->acres = take(a, nac, sizeof(double));
   for (int i = 0; i < p->nblocks; i++) {
     const bsim_model *s = &p->blocks[i].fb->model; /* structure */
     const bsim_model *m = data_model(p, models, i);
@@ -158,6 +162,7 @@ bsim_run *bsim_run_create(const bsim_plan *p, const bsim_model *const *models) {
   for (int i = 0; i < p->nblocks; i++)
     fill_view(x, i);
   connect_inputs(x);
+  if (p->ncomp) bsim_run_acausal_views(x);
   if (p->jac && bsim_run_jacobian_alloc(x) != 0) {
     bsim_run_free(x);
     return NULL;

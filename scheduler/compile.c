@@ -411,11 +411,12 @@ static int index_lists(bsim_plan *p) {
   return 0;
 }
 
-/* After an index reduction the blocks' analytic Jacobian no longer
- * describes the system (index.c has its own, over a dense pattern);
- * each unknown is a group of its own for preconditioning. */
+/* After an index reduction the blocks' analytic Jacobian describes the
+ * system before it (index_run.c forms the reduced one's from its
+ * columns, over a dense pattern); each unknown is a group of its own for
+ * preconditioning. */
 static int reduced_system(bsim_plan *p) {
-  bsim_plan_jacobian_free(p); /* also the groups */
+  free(p->groups);
   p->groups = xcalloc((size_t)p->ny, sizeof(int));
   if (!p->groups) return -1;
   for (int i = 0; i < p->ny; i++)

@@ -187,6 +187,8 @@ static void ix_free(struct bsim_plan_index *ix) {
   free(ix->slot_of);
   free(ix->vd);
   free(ix->state0);
+  free(ix->colptr0);
+  free(ix->rowidx0);
   free(ix);
 }
 
@@ -267,8 +269,8 @@ static int reduce(bsim_plan *p, const bsim_index_inc *I, const char *drows,
   for (int j = 0; j < N; j++)
     for (int i = 0; i < N; i++)
       rowidx[(size_t)j * (size_t)N + (size_t)i] = i;
-  free(p->pat_colptr);
-  free(p->pat_rowidx);
+  ix->colptr0 = p->pat_colptr;
+  ix->rowidx0 = p->pat_rowidx;
   p->pat_colptr = colptr;
   p->pat_rowidx = rowidx;
   p->pat_nnz = (long)N * N;

@@ -17,6 +17,9 @@ struct bsim_plan_index {
   int *drow, *dcol, *slot_of;
   int *vd, nvd;
   char *state0; /* ny0: differential before the reduction */
+  /* the pattern of the system before the reduction, which the analytic
+   * Jacobian (jacobian.c), when the plan has one, still describes */
+  int *colptr0, *rowidx0;
 };
 
 /* At the end of bsim_plan_create: p->index, and for index 2 the
@@ -42,11 +45,12 @@ int bsim_index_incidence(const bsim_plan *p, bsim_index_inc *I);
 int bsim_run_index_residual(bsim_run *x, double t, const double *y,
                             const double *yp, double *res);
 /* Its Jacobian J = dF/dy + cj dF/dy' over the dense pattern the plan
- * then has (engine callback: user is the run), from finite differences
- * of the blocks' residual: a differentiated row G = dF_i/dt depends on
- * the derivatives it reads through dF_i/dy (exact here), and on y
- * through second derivatives, which are left out (a Newton matrix need
- * not be exact). */
+ * then has (engine callback: user is the run), from the columns of the
+ * unreduced system's dF/dy and dF/dy': analytic when the plan has the
+ * analytic Jacobian, else finite differences of the blocks' residual. A
+ * differentiated row G = dF_i/dt depends on the derivatives it reads
+ * through dF_i/dy (exact here), and on y through second derivatives,
+ * which are left out (a Newton matrix need not be exact). */
 int bsim_run_index_jacobian(double t, const double *y, const double *yp,
                             double cj, double *values, void *user);
 

@@ -41,7 +41,32 @@ int bsim_run_index_residual(bsim_run *x, double t, const double *y,
   return BSIM_CB_OK;
 }
 
-/* Scratch of the reduced Jacobian: base dF/dy and dF/dy' by columns. */
+/* Column j of the unreduced dF/dy (wrt 0) or dF/dy' (1) into col (n
+ * entries): from the analytic parts (CSC) when there are, else one
+ * difference of the blocks' residual (f0 at the point; yq, yph the
+ * point, restored). */
+static int base_column(bsim_run *x, double t, int j, int wrt, double *yq,
+                       double *yph, const double *f0, double *f1, double *col) {
+  const struct bsim_plan_index *ix = x->plan->ix;
+  int n = ix->ny0;
+  if (x->ixjac) {
+    const double *part = x->ixjac + (wrt ? ix->colptr0[n] : 0);
+    memset(col, 0, sizeof(double) * (size_t)n);
+    for (int q = ix->colptr0[j]; q < ix->colptr0[j + 1]; q++)
+      col[ix->rowidx0[q]] = part[q];
+    return BSIM_CB_OK;
+  }
+  double *v = wrt ? yph : yq, v0 = v[j];
+  double h = 1.4901161193847656e-08 * fmax(fabs(v0), 1.0);
+  v[j] = v0 + h;
+  double hh = v[j] - v0;
+  int rc = bsim_run_base_residual(x, t, yq, yph, f1);
+  v[j] = v0;
+  for (int i = 0; i < n; i++)
+    col[i] = (f1[i] - f0[i]) / hh;
+  return rc;
+}
+
 int bsim_run_index_jacobian(double t, const double *y, const double *yp,
                             double cj, double *values, void *user) {
   bsim_run *x = user;
@@ -54,20 +79,14 @@ int bsim_run_index_jacobian(double t, const double *y, const double *yp,
   for (int k = 0; k < ix->nd; k++)
     yph[ix->dcol[k]] = y[n + k];
   memcpy(yq, y, sizeof(double) * (size_t)n);
-  int rc = bsim_run_base_residual(x, t, y, yph, f0);
+  int rc = x->ixjac ? bsim_run_jacobian_parts(t, y, yph, x->ixjac,
+                                              x->ixjac + ix->colptr0[n], x)
+                    : bsim_run_base_residual(x, t, y, yph, f0);
   memset(values, 0, sizeof(double) * (size_t)N * (size_t)N);
-  /* column c of the base matrix d/dv_j (v = y or y'), one difference */
   for (int j = 0; j < n && rc == BSIM_CB_OK; j++)
     for (int wrt = 0; wrt < 2 && rc == BSIM_CB_OK; wrt++) {
       if (wrt && !ix->state0[j] && ix->slot_of[j] < 0) continue;
-      double *v = wrt ? yph : yq, v0 = v[j];
-      double h = 1.4901161193847656e-08 * fmax(fabs(v0), 1.0);
-      v[j] = v0 + h;
-      double hh = v[j] - v0;
-      rc = bsim_run_base_residual(x, t, yq, yph, f1);
-      v[j] = v0;
-      for (int i = 0; i < n; i++)
-        col[i] = (f1[i] - f0[i]) / hh;
+      rc = base_column(x, t, j, wrt, yq, yph, f0, f1, col);
       /* where the column goes: y_j; y'_j (times cj) or its dummy */
       int slot = ix->slot_of[j];
       double *out = values + (size_t)(wrt && slot >= 0 ? slot : j) * (size_t)N;
@@ -86,6 +105,7 @@ int bsim_run_index_jacobian(double t, const double *y, const double *yp,
           g[n + k] += b * col[ix->drow[k]];
       }
     }
-  bsim_run_base_residual(x, t, y, yph, f0); /* buffers at the point */
+  /* the blocks' buffers at the point again, after the differences */
+  if (!x->ixjac) bsim_run_base_residual(x, t, y, yph, f0);
   return rc;
 }

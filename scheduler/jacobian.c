@@ -21,8 +21,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scheduler/index.h"
 #include "scheduler/jacobian_int.h"
 #include "solvers/engine.h"
+
+/* The system the blocks' Jacobian describes: the plan's, or after an
+ * index reduction the one before it (index_run.c builds the reduced
+ * system's matrix from its columns). */
+static inline int jny(const bsim_plan *p) {
+  return p->ix ? p->ix->ny0 : p->ny;
+}
+static inline const int *jcp(const bsim_plan *p) {
+  return p->ix ? p->ix->colptr0 : p->pat_colptr;
+}
+static inline const int *jri(const bsim_plan *p) {
+  return p->ix ? p->ix->rowidx0 : p->pat_rowidx;
+}
 
 int bsim_run_jacobian_alloc(bsim_run *x) {
   const bsim_plan *p = x->plan;
@@ -30,25 +44,25 @@ int bsim_run_jacobian_alloc(bsim_run *x) {
   struct bsim_run_jac *J = calloc(1, sizeof *J);
   if (!J) return -1;
   x->jac = J;
-  J->pos = malloc(sizeof(int) * (size_t)p->ny);
-  J->res = calloc((size_t)p->ny, sizeof(double));
+  J->pos = malloc(sizeof(int) * (size_t)jny(p));
+  J->res = calloc((size_t)jny(p), sizeof(double));
   J->jacbuf = malloc(sizeof(double) * (PJ->njacbuf ? PJ->njacbuf : 1));
   J->d = malloc(sizeof(double) * (PJ->nd ? PJ->nd : 1));
-  int nnz = p->pat_colptr ? p->pat_colptr[p->ny] : 0;
+  int nnz = jcp(p) ? jcp(p)[jny(p)] : 0;
   J->dfdy = malloc(sizeof(double) * 2 * (size_t)(nnz > 0 ? nnz : 1));
   if (!J->pos || !J->res || !J->jacbuf || !J->d || !J->dfdy) return -1;
   J->dfdyp = J->dfdy + (nnz > 0 ? nnz : 1);
-  for (int i = 0; i < p->ny; i++)
+  for (int i = 0; i < jny(p); i++)
     J->pos[i] = -1;
-  if (p->pat_colptr && p->ny <= MAX_SLOT_MAP) {
-    size_t n = (size_t)p->ny;
+  if (jcp(p) && jny(p) <= MAX_SLOT_MAP) {
+    size_t n = (size_t)jny(p);
     J->slot = malloc(sizeof(int) * (n * n > 0 ? n * n : 1));
     if (!J->slot) return -1;
     for (size_t e = 0; e < n * n; e++)
       J->slot[e] = -1;
-    for (int j = 0; j < p->ny; j++)
-      for (int q = p->pat_colptr[j]; q < p->pat_colptr[j + 1]; q++)
-        J->slot[(size_t)p->pat_rowidx[q] * n + (size_t)j] = q;
+    for (int j = 0; j < jny(p); j++)
+      for (int q = jcp(p)[j]; q < jcp(p)[j + 1]; q++)
+        J->slot[(size_t)jri(p)[q] * n + (size_t)j] = q;
   }
   for (int b = 0; b < p->nblocks; b++)
     if (PJ->jb[b].on) x->blocks[b].b.jac = J->jacbuf + PJ->jb[b].jacoff;
@@ -140,14 +154,14 @@ static void chain_rows(bsim_run *x, int b, int r0, int nr, int all_in,
 static int put(const bsim_run *x, double *values, int i, int j, double v) {
   const bsim_plan *p = x->plan;
   if (x->jac->slot) {
-    int q = x->jac->slot[(size_t)i * (size_t)p->ny + (size_t)j];
+    int q = x->jac->slot[(size_t)i * (size_t)jny(p) + (size_t)j];
     if (q < 0) return v == 0 ? 0 : -1;
     values[q] += v;
     return 0;
   }
-  int lo = p->pat_colptr[j], hi = p->pat_colptr[j + 1] - 1;
+  int lo = jcp(p)[j], hi = jcp(p)[j + 1] - 1;
   while (lo <= hi) {
-    int mid = (lo + hi) / 2, r = p->pat_rowidx[mid];
+    int mid = (lo + hi) / 2, r = jri(p)[mid];
     if (r == i) {
       values[mid] += v;
       return 0;
@@ -221,7 +235,7 @@ static int acausal_rows(bsim_run *x, double cj, double *values) {
 static int cj_part(bsim_run *x, double *values) {
   const bsim_plan *p = x->plan;
   const struct bsim_plan_jac *J = p->jac;
-  memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
+  memset(values, 0, sizeof(double) * (size_t)jcp(p)[jny(p)]);
   for (int k = 0; k < p->nstate_blocks; k++) {
     int b = p->state_blocks[k];
     for (int r = 0; r < model_of(p, b)->nx; r++) {
@@ -272,7 +286,7 @@ static int evaluate(bsim_run *x, double t, const double *y, const double *yp,
     chain_rows(x, b, is_comp(p, b) ? bsim_model_nres(m) : m->nx, jb->nyb, 0,
                jb->cols, jb->ncols, d + jb->doff);
   }
-  memset(values, 0, sizeof(double) * (size_t)p->pat_colptr[p->ny]);
+  memset(values, 0, sizeof(double) * (size_t)jcp(p)[jny(p)]);
   for (int k = 0; k < p->nstate_blocks; k++) {
     int b = p->state_blocks[k];
     const jblock *jb = &J->jb[b];
@@ -332,7 +346,7 @@ int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
   if (!p->jac || !x->jac) return BSIM_CB_FATAL;
   if (!p->jac_constant) return parts(x, t, y, yp, dfdy, dfdyp);
   int rc = kept(x, t, y, yp);
-  size_t nnz = (size_t)p->pat_colptr[p->ny];
+  size_t nnz = (size_t)jcp(p)[jny(p)];
   if (rc == BSIM_CB_OK) {
     memcpy(dfdy, x->jac->dfdy, sizeof(double) * nnz);
     memcpy(dfdyp, x->jac->dfdyp, sizeof(double) * nnz);
@@ -349,10 +363,9 @@ static int kept_rows(bsim_run *x, double t, const double *y, const double *yp,
   int rc = kept(x, t, y, yp);
   if (rc != BSIM_CB_OK) return rc;
   const struct bsim_run_jac *R = x->jac;
-  for (int j = 0; j < p->ny; j++)
-    for (int q = p->pat_colptr[j]; q < p->pat_colptr[j + 1]; q++)
-      values[q] =
-          p->jac_nl_row[p->pat_rowidx[q]] ? 0 : R->dfdy[q] + cj * R->dfdyp[q];
+  for (int j = 0; j < jny(p); j++)
+    for (int q = jcp(p)[j]; q < jcp(p)[j + 1]; q++)
+      values[q] = p->jac_nl_row[jri(p)[q]] ? 0 : R->dfdy[q] + cj * R->dfdyp[q];
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
   if ((rc = bsim_run_outputs(x, 0)) != BSIM_CB_OK) return rc;
@@ -378,7 +391,7 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
    * from the kept parts, it is the same sum of the same two numbers. */
   int rc = kept(x, t, y, yp);
   const struct bsim_run_jac *R = x->jac;
-  size_t nnz = (size_t)p->pat_colptr[p->ny];
+  size_t nnz = (size_t)jcp(p)[jny(p)];
   for (size_t q = 0; rc == BSIM_CB_OK && q < nnz; q++)
     values[q] = R->dfdy[q] + cj * R->dfdyp[q];
   return rc;

@@ -225,6 +225,7 @@ typedef struct bsim_run {
    * before the run starts */
   struct bsim_run_kernel *kern;
   double *ixbuf; /* index reduction's scratch: 5 x the unreduced size */
+  double *ixjac; /* and, with an analytic Jacobian, its dF/dy, dF/dy' */
   double tscale; /* the run's span (time step of differentiated rows) */
 } bsim_run;
 

@@ -43,6 +43,9 @@ static void carve(bsim_run *x, const bsim_model *const *models, arena *a) {
   x->gbuf = take(a, (size_t)p->ng, sizeof(double));
   x->jroot = take(a, (size_t)p->ng, sizeof(int));
   x->ixbuf = p->ix ? take(a, (size_t)p->ix->ny0 * 5, sizeof(double)) : NULL;
+  x->ixjac = p->ix && p->jac ? take(a, 2 * (size_t)p->ix->colptr0[p->ix->ny0],
+                                    sizeof(double))
+                             : NULL;
   size_t nac = p->ncomp ? (size_t)(p->acausal_off + p->na) : 0;
   x->acy = take(a, nac, sizeof(double));
   x->acyp = take(a, nac, sizeof(double));

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -203,6 +204,13 @@ void bsim_linsys_fill(const bsim_linsys *L, SUNMatrix J) {
       idx[q] = rowidx[q];
       data[q] = val[q];
     }
+    return;
+  }
+  /* a full pattern (an index-reduced system's, index.h), its rows sorted
+   * as patterns are: the values are the dense matrix's, column by column */
+  if (SUNMatGetID(J) == SUNMATRIX_DENSE && colptr[n] == n * n &&
+      SUNDenseMatrix_Rows(J) == n) {
+    memcpy(SUNDenseMatrix_Data(J), val, sizeof(double) * (size_t)(n * n));
     return;
   }
   SUNMatZero(J);

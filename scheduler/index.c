@@ -189,6 +189,8 @@ static void ix_free(struct bsim_plan_index *ix) {
   free(ix->state0);
   free(ix->colptr0);
   free(ix->rowidx0);
+  free(ix->pcomp);
+  free(ix->pnode);
   free(ix);
 }
 
@@ -392,6 +394,7 @@ int bsim_plan_index(bsim_plan *p, bsim_error *err) {
     p->index = 2;
     rc = describe(p, drows);
   }
+  if (rc == 0) rc = bsim_index_partial_prepare(p);
 done:
   free(I.py);
   free(I.pyp);

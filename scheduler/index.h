@@ -20,7 +20,14 @@ struct bsim_plan_index {
   /* the pattern of the system before the reduction, which the analytic
    * Jacobian (jacobian.c), when the plan has one, still describes */
   int *colptr0, *rowidx0;
+  /* When every differentiated row is a component's without causal inputs
+   * or a node's flow balance: those components and nodes (the shifted
+   * evaluations of the rows need nothing else, index_run.c) */
+  int partial, *pcomp, npcomp, *pnode, npnode;
 };
+
+/* The partial fields of p->ix (index_run.c). 0, or -1 out of memory. */
+int bsim_index_partial_prepare(bsim_plan *p);
 
 /* At the end of bsim_plan_create: p->index, and for index 2 the
  * reduction (p->ix, p->ny and p->id extended, p->index_note). 0; -1 out

@@ -5,9 +5,71 @@
  * analysis because it is on the integrator's path, the analysis is not.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scheduler/index.h"
+
+int bsim_index_partial_prepare(bsim_plan *p) {
+  struct bsim_plan_index *ix = p->ix;
+  const bsim_flat *f = p->flat;
+  ix->pcomp = calloc((size_t)p->ncomp + 1, sizeof(int));
+  ix->pnode = calloc((size_t)f->nnodes + 1, sizeof(int));
+  if (!ix->pcomp || !ix->pnode) return -1;
+  int covered = 0;
+  for (int c = 0; c < p->ncomp; c++) {
+    int b = p->comp_blocks[c], r0 = p->blocks[b].roff;
+    const bsim_model *m = &p->blocks[b].fb->model;
+    int mine = 0;
+    for (int k = 0; k < ix->nd; k++)
+      mine += ix->drow[k] >= r0 && ix->drow[k] < r0 + bsim_model_nres(m);
+    if (!mine) continue;
+    if (m->nin > 0) return 0; /* its inputs' blocks would run too */
+    ix->pcomp[ix->npcomp++] = b;
+    covered += mine;
+  }
+  for (int n = 0; n < f->nnodes; n++) {
+    int r0 = p->kcl_row[n], mine = 0;
+    for (int k = 0; r0 >= 0 && k < ix->nd; k++)
+      mine += ix->drow[k] >= r0 && ix->drow[k] < r0 + f->nodes[n].dom->nflow;
+    if (mine) ix->pnode[ix->npnode++] = n;
+    covered += mine;
+  }
+  ix->partial = covered == ix->nd;
+  return 0;
+}
+
+/* The differentiated rows alone at (t, y, y'), into res: their
+ * components' flag 0 on the run's copies of y and y' and their nodes'
+ * flow balances, the same operations as in the whole residual. */
+static int rows_only(bsim_run *x, double t, const double *y, const double *yp,
+                     double *res) {
+  const bsim_plan *p = x->plan;
+  const struct bsim_plan_index *ix = p->ix;
+  x->errs.recoverable = 0;
+  bsim_run_set_phase(x, BSIM_PHASE_CONTINUOUS);
+  bsim_run_bind_acausal(x, y, yp);
+  for (int c = 0; c < ix->npcomp; c++) {
+    rt_block *rb = &x->blocks[ix->pcomp[c]];
+    rb->b.t = t;
+    rb->fn(&rb->b, BSIM_FLAG_DERIVATIVES);
+  }
+  if (x->errs.fatal) return BSIM_CB_FATAL;
+  if (x->errs.recoverable) return BSIM_CB_RECOVERABLE;
+  for (int k = 0; k < ix->nd; k++)
+    res[ix->drow[k]] = x->acres[ix->drow[k]];
+  const bsim_flat *f = p->flat;
+  for (int c = 0; c < ix->npnode; c++) {
+    int n = ix->pnode[c];
+    for (int j = 0; j < f->nodes[n].dom->nflow; j++) {
+      double s = 0;
+      for (int q = p->kcl_start[n]; q < p->kcl_start[n + 1]; q++)
+        s += y[p->kcl_var[q] + j];
+      res[p->kcl_row[n] + j] = s;
+    }
+  }
+  return BSIM_CB_OK;
+}
 
 int bsim_run_index_residual(bsim_run *x, double t, const double *y,
                             const double *yp, double *res) {
@@ -32,7 +94,9 @@ int bsim_run_index_residual(bsim_run *x, double t, const double *y,
     double s = side ? -hh : hh;
     for (int j = 0; j < n; j++)
       yq[j] = y[j] + s * ydot[j];
-    rc = bsim_run_base_residual(x, t + s, yq, yph, side ? r2 : r1);
+    rc = ix->partial
+             ? rows_only(x, t + s, yq, yph, side ? r2 : r1)
+             : bsim_run_base_residual(x, t + s, yq, yph, side ? r2 : r1);
   }
   if (rc == BSIM_CB_OK) rc = bsim_run_base_residual(x, t, y, yph, res);
   if (rc != BSIM_CB_OK) return rc;

@@ -326,11 +326,7 @@ void bsim_run_kernel_bind(bsim_run *x, double t, const double *y,
                           const double *yp, double *res) {
   const bsim_plan *p = x->plan;
   struct bsim_run_kernel *k = x->kern;
-  if (x->phase != BSIM_PHASE_CONTINUOUS) {
-    for (int i = 0; i < p->nblocks; i++)
-      x->blocks[i].b.phase = BSIM_PHASE_CONTINUOUS;
-    x->phase = BSIM_PHASE_CONTINUOUS;
-  }
+  bsim_run_set_phase(x, BSIM_PHASE_CONTINUOUS);
   for (int i = 0; i < k->ncalls; i++)
     k->calls[i]->b.t = t;
   if (y != k->y || yp != k->yp || res != k->res) {

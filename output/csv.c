@@ -18,11 +18,8 @@ int bsim_out_results(const bsim_sim *s, FILE *out,
   for (size_t c = 0; c < cols; c++)
     fprintf(out, ",%s", bsim_result_name(s, c));
   fputc('\n', out);
-  for (size_t r = 0; r < rows && !ferror(out); r++) {
-    if (cancel && *cancel) return -2;
-    if (out_csv_row(out, t[r], d + r * cols, cols, 1) != 0) return -1;
-  }
-  return ferror(out) ? -1 : 0;
+  int rc = out_csv_rows(out, rows, t, 1, d, cols, cols, cancel);
+  return rc != 0 ? rc : ferror(out) ? -1 : 0;
 }
 
 int bsim_result_write_csv(const bsim_sim *s, const char *path, void *out_file,

@@ -6,6 +6,7 @@
 #ifndef BSIM_DTOA_H
 #define BSIM_DTOA_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,9 +21,12 @@ enum { OUT_DTOA_MAX = 40 };
  * writes them. Returns the length. */
 int out_dtoa(double v, char *buf);
 
-/* A CSV row: first, then n values stride apart, comma-separated, then a
- * newline; written with few fwrite calls. 0, or -1 on a write error. */
-int out_csv_row(FILE *f, double first, const double *v, size_t n,
-                size_t stride);
+/* CSV rows: row r is first[r fstride], then the n values from
+ * v + r vstride, comma-separated, then a newline; written in blocks of a
+ * few kilobytes. 0; -1 on a write error; -2 when *cancel (checked before
+ * each row) is set. */
+int out_csv_rows(FILE *f, size_t rows, const double *first, size_t fstride,
+                 const double *v, size_t vstride, size_t n,
+                 const volatile sig_atomic_t *cancel);
 
 #endif

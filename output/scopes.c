@@ -23,12 +23,9 @@ int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
     for (int c = 0; c < cols; c++)
       fprintf(out, ",u%d", c + 1);
   fputc('\n', out);
-  for (size_t r = 0; r < rows && !ferror(out); r++) {
-    if (cancel && *cancel) return -2;
-    const double *row = data + r * (size_t)(cols + 1);
-    if (out_csv_row(out, row[0], row + 1, (size_t)cols, 1) != 0) return -1;
-  }
-  return ferror(out) ? -1 : 0;
+  size_t w = (size_t)cols + 1;
+  int rc = out_csv_rows(out, rows, data, w, data + 1, w, (size_t)cols, cancel);
+  return rc != 0 ? rc : ferror(out) ? -1 : 0;
 }
 
 /* Whether byte k of the component [c, c+len) must be escaped. */

@@ -140,11 +140,8 @@ static int fill_run(FILE *f, const void *ctx) {
   for (size_t k = 0; k < c->st->cols; k++)
     fprintf(f, ",%s", c->st->names[k]);
   fputc('\n', f);
-  for (size_t r = 0; r < c->m->rows; r++)
-    if (out_csv_row(f, c->st->times[r], c->m->values + r * c->m->cols,
-                    c->m->cols, 1) != 0)
-      return -1;
-  return 0;
+  return out_csv_rows(f, c->m->rows, c->st->times, 1, c->m->values, c->m->cols,
+                      c->m->cols, NULL);
 }
 
 static int fill_record(FILE *f, const void *ctx) {

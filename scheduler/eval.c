@@ -59,15 +59,6 @@ void bsim_run_bind_state(rt_block *rb, int xoff, const double *y,
   }
 }
 
-void bsim_run_set_phase(bsim_run *x, int phase) {
-  /* This runs at every residual evaluation: the phase changes rarely, so
-   * it is written only when it does. */
-  if (phase == x->phase) return;
-  for (int i = 0; i < x->plan->nblocks; i++)
-    x->blocks[i].b.phase = phase;
-  x->phase = phase;
-}
-
 void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
                    double *res, int phase) {
   const bsim_plan *p = x->plan;

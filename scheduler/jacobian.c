@@ -44,6 +44,7 @@ int bsim_run_jacobian_alloc(bsim_run *x) {
   struct bsim_run_jac *J = calloc(1, sizeof *J);
   if (!J) return -1;
   x->jac = J;
+  J->ny = jny(p);
   J->pos = malloc(sizeof(int) * (size_t)jny(p));
   J->res = calloc((size_t)jny(p), sizeof(double));
   J->jacbuf = malloc(sizeof(double) * (PJ->njacbuf ? PJ->njacbuf : 1));
@@ -154,7 +155,7 @@ static void chain_rows(bsim_run *x, int b, int r0, int nr, int all_in,
 static int put(const bsim_run *x, double *values, int i, int j, double v) {
   const bsim_plan *p = x->plan;
   if (x->jac->slot) {
-    int q = x->jac->slot[(size_t)i * (size_t)jny(p) + (size_t)j];
+    int q = x->jac->slot[(size_t)i * (size_t)x->jac->ny + (size_t)j];
     if (q < 0) return v == 0 ? 0 : -1;
     values[q] += v;
     return 0;
@@ -363,9 +364,9 @@ static int kept_rows(bsim_run *x, double t, const double *y, const double *yp,
   int rc = kept(x, t, y, yp);
   if (rc != BSIM_CB_OK) return rc;
   const struct bsim_run_jac *R = x->jac;
-  for (int j = 0; j < jny(p); j++)
-    for (int q = jcp(p)[j]; q < jcp(p)[j + 1]; q++)
-      values[q] = p->jac_nl_row[jri(p)[q]] ? 0 : R->dfdy[q] + cj * R->dfdyp[q];
+  const int *ri = jri(p), nnz = jcp(p)[jny(p)];
+  for (int q = 0; q < nnz; q++)
+    values[q] = p->jac_nl_row[ri[q]] ? 0 : R->dfdy[q] + cj * R->dfdyp[q];
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
   if ((rc = bsim_run_outputs(x, 0)) != BSIM_CB_OK) return rc;

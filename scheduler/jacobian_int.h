@@ -34,6 +34,7 @@ struct bsim_plan_jac {
 
 /* A run's part: what one Jacobian evaluation writes. */
 struct bsim_run_jac {
+  int ny;         /* unknowns of the system described (jacobian.c, jny) */
   int *pos;       /* ny: place of an unknown in a set, -1 elsewhere */
   double *res;    /* ny: residual buffer for the bind */
   double *jacbuf; /* every block's flag-10 matrix */

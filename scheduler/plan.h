@@ -346,8 +346,14 @@ int bsim_run_kernel_residual(bsim_run *x, double t, const double *y,
 
 /* Evaluation (eval.c). All return BSIM_CB_OK / _RECOVERABLE / _FATAL, the
  * engine's callback convention. */
-/* Every block's phase (written only when it changes). */
-void bsim_run_set_phase(bsim_run *x, int phase);
+/* Every block's phase. This runs at every residual evaluation: the phase
+ * changes rarely, so it is written only when it does. */
+static inline void bsim_run_set_phase(bsim_run *x, int phase) {
+  if (phase == x->phase) return;
+  for (int i = 0; i < x->plan->nblocks; i++)
+    x->blocks[i].b.phase = phase;
+  x->phase = phase;
+}
 void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
                    double *res, int phase);
 /* One state block's x, xd and res into the engine's vectors. */

@@ -71,7 +71,11 @@ void bsim_run_bind(bsim_run *x, double t, const double *y, const double *yp,
   }
   if (p->nw) memcpy(x->w, y + p->nx, sizeof(double) * (size_t)p->nw);
   x->bound_y = y;
-  if (p->ncomp) bsim_run_bind_acausal(x, y, yp);
+  /* components read y' only in their residual (flag 0) and Jacobian,
+   * which run in the continuous phase: an event's binds, many per step
+   * of the integrator, copy y alone */
+  if (p->ncomp)
+    bsim_run_bind_acausal(x, y, phase == BSIM_PHASE_CONTINUOUS ? yp : NULL);
   bsim_run_kernel_unbind(x);
 }
 

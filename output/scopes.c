@@ -23,8 +23,11 @@ int bsim_out_record(FILE *out, size_t rows, int cols, const char *names,
     for (int c = 0; c < cols; c++)
       fprintf(out, ",u%d", c + 1);
   fputc('\n', out);
+  /* a sink that recorded nothing may have no data at all (NULL) */
   size_t w = (size_t)cols + 1;
-  int rc = out_csv_rows(out, rows, data, w, data + 1, w, (size_t)cols, cancel);
+  int rc =
+      rows ? out_csv_rows(out, rows, data, w, data + 1, w, (size_t)cols, cancel)
+           : 0;
   return rc != 0 ? rc : ferror(out) ? -1 : 0;
 }
 

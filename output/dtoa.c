@@ -268,7 +268,7 @@ int out_csv_rows(FILE *f, size_t rows, const double *first, size_t fstride,
   size_t len = 0;
   for (size_t r = 0; r < rows; r++) {
     if (cancel && *cancel) return -2;
-    const double *row = v + r * vstride;
+    const double *row = n ? v + r * vstride : NULL; /* v: NULL when n = 0 */
     for (size_t i = 0; i <= n; i++) {
       if (len > sizeof buf - OUT_DTOA_MAX - 2) {
         if (fwrite(buf, 1, len, f) != len) return -1;

@@ -219,23 +219,10 @@ void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp) {
   if (yp) memcpy(x->acyp + off, yp + off, n);
 }
 
-/* Kirchhoff's current law: each node's flows sum to zero. */
-static void flow_balances(const bsim_plan *p, const double *y, double *res) {
-  const bsim_flat *f = p->flat;
-  for (int n = 0; n < f->nnodes; n++) {
-    if (p->kcl_row[n] < 0) continue;
-    for (int j = 0; j < f->nodes[n].dom->nflow; j++) {
-      double s = 0;
-      for (int q = p->kcl_start[n]; q < p->kcl_start[n + 1]; q++)
-        s += y[p->kcl_var[q] + j];
-      res[p->kcl_row[n] + j] = s;
-    }
-  }
-}
-
 void bsim_run_acausal_rows(const bsim_run *x, double *res) {
   const bsim_plan *p = x->plan;
   size_t off = (size_t)p->acausal_off;
   memcpy(res + off, x->acres + off, sizeof(double) * (size_t)p->comp_rows);
-  flow_balances(p, x->bound_y, res);
+  for (int n = 0; n < p->flat->nnodes; n++)
+    if (p->kcl_row[n] >= 0) bsim_plan_node_balance(p, n, x->bound_y, res);
 }

@@ -58,16 +58,8 @@ static int rows_only(bsim_run *x, double t, const double *y, const double *yp,
   if (x->errs.recoverable) return BSIM_CB_RECOVERABLE;
   for (int k = 0; k < ix->nd; k++)
     res[ix->drow[k]] = x->acres[ix->drow[k]];
-  const bsim_flat *f = p->flat;
-  for (int c = 0; c < ix->npnode; c++) {
-    int n = ix->pnode[c];
-    for (int j = 0; j < f->nodes[n].dom->nflow; j++) {
-      double s = 0;
-      for (int q = p->kcl_start[n]; q < p->kcl_start[n + 1]; q++)
-        s += y[p->kcl_var[q] + j];
-      res[p->kcl_row[n] + j] = s;
-    }
-  }
+  for (int c = 0; c < ix->npnode; c++)
+    bsim_plan_node_balance(p, ix->pnode[c], y, res);
   return BSIM_CB_OK;
 }
 

@@ -67,6 +67,12 @@ int bsim_run_jacobian_alloc(bsim_run *x) {
   }
   for (int b = 0; b < p->nblocks; b++)
     if (PJ->jb[b].on) x->blocks[b].b.jac = J->jacbuf + PJ->jb[b].jacoff;
+  if (p->njac_nl && !p->ix) {
+    J->nlq = malloc(sizeof(int) * (size_t)(nnz > 0 ? nnz : 1));
+    if (!J->nlq) return -1;
+    for (int q = 0; q < nnz; q++)
+      if (p->jac_nl_row[jri(p)[q]]) J->nlq[J->nnlq++] = q;
+  }
   return 0;
 }
 
@@ -79,6 +85,7 @@ void bsim_run_jacobian_free(bsim_run *x) {
   free(J->d);
   free(J->dfdy);
   free(J->slot);
+  free(J->nlq);
   free(J);
   x->jac = NULL;
 }
@@ -355,21 +362,17 @@ int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
   return rc;
 }
 
-/* With a plan's jac_nl: the kept rows as in bsim_run_jacobian, those of
- * the components that move evaluated again, each entry as evaluate()
- * forms it (a row's entries come from its own block alone). */
-static int kept_rows(bsim_run *x, double t, const double *y, const double *yp,
-                     double cj, double *values) {
+/* With a plan's jac_nl: the rows of the components that move, evaluated
+ * again into values (bsim_run_jacobian zeroed their entries and formed
+ * the others from the kept parts), each entry as evaluate() forms it: a
+ * row's entries come from its own block alone. */
+static int moving_rows(bsim_run *x, double t, const double *y, const double *yp,
+                       double cj, double *values) {
   const bsim_plan *p = x->plan;
-  int rc = kept(x, t, y, yp);
-  if (rc != BSIM_CB_OK) return rc;
-  const struct bsim_run_jac *R = x->jac;
-  const int *ri = jri(p), nnz = jcp(p)[jny(p)];
-  for (int q = 0; q < nnz; q++)
-    values[q] = p->jac_nl_row[ri[q]] ? 0 : R->dfdy[q] + cj * R->dfdyp[q];
   x->errs.recoverable = 0;
   bsim_run_bind(x, t, y, yp, x->jac->res, BSIM_PHASE_CONTINUOUS);
-  if ((rc = bsim_run_outputs(x, 0)) != BSIM_CB_OK) return rc;
+  int rc = bsim_run_outputs(x, 0);
+  if (rc != BSIM_CB_OK) return rc;
   for (int k = 0; k < p->njac_nl; k++) {
     int b = p->jac_nl[k];
     memset(x->blocks[b].b.jac, 0,
@@ -386,14 +389,16 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
   bsim_run *x = user;
   const bsim_plan *p = x->plan;
   if (!p->jac || !x->jac) return BSIM_CB_FATAL;
-  if (p->njac_nl && !p->ix) return kept_rows(x, t, y, yp, cj, values);
-  if (!p->jac_constant) return evaluate(x, t, y, yp, cj, values);
+  const struct bsim_run_jac *R = x->jac;
+  if (!p->jac_constant && !R->nlq) return evaluate(x, t, y, yp, cj, values);
   /* Each entry gets at most one term times cj and one without: formed
    * from the kept parts, it is the same sum of the same two numbers. */
   int rc = kept(x, t, y, yp);
-  const struct bsim_run_jac *R = x->jac;
   size_t nnz = (size_t)jcp(p)[jny(p)];
   for (size_t q = 0; rc == BSIM_CB_OK && q < nnz; q++)
     values[q] = R->dfdy[q] + cj * R->dfdyp[q];
-  return rc;
+  if (rc != BSIM_CB_OK || !R->nlq) return rc;
+  for (int k = 0; k < R->nnlq; k++)
+    values[R->nlq[k]] = 0;
+  return moving_rows(x, t, y, yp, cj, values);
 }

@@ -44,6 +44,9 @@ struct bsim_run_jac {
    * evaluation after the modes changed (have_kept) */
   double *dfdy, *dfdyp;
   int have_kept;
+  /* with a plan's jac_nl: the entries (in the pattern's order) of the rows
+   * that move, which the kept parts do not give */
+  int *nlq, nnlq;
   /* ny x ny, row-major: the place of entry (i, j) in the pattern's values,
    * -1 outside it; NULL above MAX_SLOT_MAP unknowns. A search per entry
    * took a third of a run that re-evaluates a 20 x 20 Jacobian at each of

@@ -92,7 +92,7 @@ static int build_set(const bsim_plan *p, collector *cl, int b, int rows,
   int n = 0, comp = is_comp(p, b);
   int ndirect = comp ? 2 * m->nx + bsim_model_ncv(m) : m->nx;
   for (int c = 0; c < ndirect; c++) {
-    int j = comp ? direct_col(p, b, c) : pb->xoff + c;
+    int j = comp ? p->jac->jb[b].dcols[c] : pb->xoff + c;
     if (j < 0 || cl->pos[j] >= 0) continue;
     cl->pos[j] = 1;
     cl->scratch[n++] = j;
@@ -187,7 +187,7 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
     J->jb[p->state_blocks[k]].on = 1;
   for (int k = 0; k < p->ncomp; k++)
     J->jb[p->comp_blocks[k]].on = 1;
-  /* a component's direct columns, looked up at every evaluation */
+  /* a component's direct columns, for its set and every evaluation */
   for (int k = 0; k < p->ncomp; k++) {
     int b = p->comp_blocks[k];
     const bsim_model *m = model_of(p, b);
@@ -204,21 +204,17 @@ int bsim_plan_jacobian_prepare(bsim_plan *p) {
       J->njacbuf += jac_rows(p, b, J->jb[b].nyb) * jac_cols(p, b);
     }
   int rc = build_sets(p);
-  if (rc > 0) goto too_big;
-  if (rc < 0) goto fail;
-  return 0;
-too_big : {
+  if (rc == 0) return 0;
+  if (rc > 0) rc = 0; /* too big to be worth it: no analytic Jacobian */
+  goto drop;
+fail:
+  rc = -1;
+drop : {
+  /* the groups stay: they do not depend on the Jacobian */
   int *groups = p->groups;
   p->groups = NULL;
   bsim_plan_jacobian_free(p);
   p->groups = groups;
-  return 0;
-}
-fail : {
-  int *groups = p->groups;
-  p->groups = NULL;
-  bsim_plan_jacobian_free(p);
-  p->groups = groups;
-  return -1;
+  return rc;
 }
 }

@@ -210,10 +210,6 @@ typedef struct bsim_run {
    * that does not converge (eval.c bounds it) */
   long roots_streak;
   const double *bound_y; /* the y of the last bind (flow balances) */
-  /* the vectors the components' views point into: connector pointers
-   * depend on y alone, and rebinding them at each event cost a tenth of a
-   * run; states and residuals on y' and res too, unchanged over most of
-   * the integrator's calls */
   /* The components' views read copies of y and y' over the acausal part
    * (plan acausal_off .. + na), made at each bind, and write their rows
    * into acres, copied out after they ran: their pointers are set once,
@@ -293,6 +289,17 @@ void bsim_run_acausal_views(bsim_run *x);
 /* The components' copies of y and y' made again (either may be NULL: its
  * copy stays). */
 void bsim_run_bind_acausal(bsim_run *x, const double *y, const double *yp);
+/* Kirchhoff's current law at node n (one with flows): its rows of F,
+ * the sum of its connectors' flows in y. On the residual's path. */
+static inline void bsim_plan_node_balance(const bsim_plan *p, int n,
+                                          const double *y, double *res) {
+  for (int j = 0; j < p->flat->nodes[n].dom->nflow; j++) {
+    double s = 0;
+    for (int q = p->kcl_start[n]; q < p->kcl_start[n + 1]; q++)
+      s += y[p->kcl_var[q] + j];
+    res[p->kcl_row[n] + j] = s;
+  }
+}
 /* The acausal rows of F into res: the components' (written into the
  * run's copy as they ran), then the flow balances at the bound y. */
 void bsim_run_acausal_rows(const bsim_run *x, double *res);

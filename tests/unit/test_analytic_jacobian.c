@@ -43,19 +43,24 @@ static double stat_of(const bsim_sim *s, const char *name) {
   return -1;
 }
 
+/* The sim of d with the default options; NULL (reported, d freed)
+ * when it cannot be made. */
+static bsim_sim *create(bsim_diagram *d) {
+  bsim_error err;
+  bsim_error_clear(&err);
+  bsim_sim *s = bsim_sim_create(d, NULL, &err);
+  CHECK(s != NULL, "create: %s", err.message);
+  if (!s) bsim_diagram_free(d);
+  return s;
+}
+
 /* ---- J through the plan against colored finite differences -------------- */
 
 static void test_plan_jacobian(void) {
   bsim_diagram *d = load(data_path);
   if (!d) return;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, NULL, &err);
-  CHECK(s != NULL, "create: %s", err.message);
-  if (!s) {
-    bsim_diagram_free(d);
-    return;
-  }
+  bsim_sim *s = create(d);
+  if (!s) return;
   const bsim_plan *p = s->plan;
   bsim_run *x = s->run;
   CHECK(p->jac != NULL && p->pat_colptr != NULL,
@@ -298,14 +303,8 @@ static void test_kept_per_mode(void) {
       "  <connect a=\"vm:n\" b=\"c:n\"/>\n"
       "  <observe name=\"v\" signal=\"vm:1\"/>\n</diagram>\n");
   if (!d) return;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, NULL, &err);
-  CHECK(s != NULL, "%s", err.message);
-  if (!s) {
-    bsim_diagram_free(d);
-    return;
-  }
+  bsim_sim *s = create(d);
+  if (!s) return;
   const bsim_plan *p = s->plan;
   bsim_run *x = s->run;
   int sw = block_named(p, "sw");
@@ -353,6 +352,8 @@ static void test_kept_per_mode(void) {
     CHECK(fabs(open_sum - closed_sum) > 1e4,
           "modes: |J| %g open, %g closed (Roff - Ron apart)", open_sum,
           closed_sum);
+    bsim_error err;
+    bsim_error_clear(&err);
     CHECK(bsim_sim_run(s, &err) == 0, "run: %s", err.message);
     /* the run closed the switch at t = 1: what is kept is the closed J */
     bsim_run_jacobian(3.0, y, yp, 3.7, kept, x);
@@ -406,14 +407,8 @@ static void test_kept_rows(void) {
       "  <connect a=\"vm:n\" b=\"c:n\"/>\n"
       "  <observe name=\"v\" signal=\"vm:1\"/>\n</diagram>\n");
   if (!d) return;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, NULL, &err);
-  CHECK(s != NULL, "%s", err.message);
-  if (!s) {
-    bsim_diagram_free(d);
-    return;
-  }
+  bsim_sim *s = create(d);
+  if (!s) return;
   const bsim_plan *p = s->plan;
   bsim_run *x = s->run;
   int dio = block_named(p, "dio");
@@ -486,14 +481,8 @@ static void test_index_columns(void) {
            BSIM_TEST_DATA);
   bsim_diagram *d = load(path);
   if (!d) return;
-  bsim_error err;
-  bsim_error_clear(&err);
-  bsim_sim *s = bsim_sim_create(d, NULL, &err);
-  CHECK(s != NULL, "%s", err.message);
-  if (!s) {
-    bsim_diagram_free(d);
-    return;
-  }
+  bsim_sim *s = create(d);
+  if (!s) return;
   const bsim_plan *p = s->plan;
   bsim_run *x = s->run;
   CHECK(p->ix && p->jac && x->ixjac, "index %p, analytic %p, scratch %p",

@@ -177,6 +177,7 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
   int rc = -1;
   if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
     goto done;
+  /* bad, not used yet, lends its room to the nonlinear components' marks */
   if (jacobian_constant(p, bad)) {
     if (keep_rows(p, bad) != 0) goto done;
     p->jac_constant = p->njac_nl == 0;

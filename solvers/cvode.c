@@ -249,18 +249,21 @@ static int cv_solve(bsim_engine *e, double tout, double *tret) {
 
 /* y' at the values handed out: CVODE's own derivative of its interpolant
  * is one order less accurate than f itself. */
+/* y' is the derivative of CVODE's interpolant, as IDA's engine gives its
+ * own: evaluating f after every advance cost a residual per step on
+ * event-dense diagrams (Cont.Disc-Observer stops every 0.003 s), and what
+ * needs f itself forms it (a restart's guess, a carry). */
 static void store_out(bsim_engine *e, double t, double *y, double *yp) {
   const double *yy = N_VGetArrayPointer(e->y);
   if (y) memcpy(y, yy, (size_t)e->n * sizeof(double));
   if (!yp) return;
-  e->extra_rhs++;
-  if (form_f(e, t, yy, yp) == 0) return;
-  /* f failed here (the failure will show at the next step): fall back on
-   * the derivative of CVODE's interpolant. */
-  if (CVodeGetDky(e->mem, t, 1, e->tmp) >= 0)
+  if (CVodeGetDky(e->mem, t, 1, e->tmp) >= 0) {
     memcpy(yp, N_VGetArrayPointer(e->tmp), (size_t)e->n * sizeof(double));
-  else
-    memset(yp, 0, (size_t)e->n * sizeof(double));
+    return;
+  }
+  /* no step to interpolate (a failure before the first) */
+  e->extra_rhs++;
+  if (form_f(e, t, yy, yp) != 0) memset(yp, 0, (size_t)e->n * sizeof(double));
 }
 
 static const bsim_sun_ops cv_ops = {

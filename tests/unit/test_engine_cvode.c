@@ -62,9 +62,12 @@ static void test_oscillator(const char *name, const char *const *pn,
     worst = fmax(worst, fabs(y[1] / W + sin(W * tout)));
   }
   CHECK(worst <= 1e-5, "%s worst %.3g", name, worst);
-  /* y' handed out is f(t, y): exact relation with y. */
-  CHECK(yp[0] == y[1] && yp[1] == -W * W * y[0], "%s y' %g %g", name, yp[0],
-        yp[1]);
+  /* y' handed out is the derivative of CVODE's interpolant, as accurate
+   * as the solution it differentiates: 1e-5 on a scale of 1 at frequency W
+   * is W 1e-5 on y' and W^2 1e-5 on y''. */
+  CHECK(fabs(yp[0] - y[1]) <= 1e-5 * W &&
+            fabs(yp[1] + W * W * y[0]) <= 1e-5 * W * W,
+        "%s y' %g %g against f %g %g", name, yp[0], yp[1], y[1], -W * W * y[0]);
   /* CVODE usually steps past tout: 10 - 1e-3 is inside its last step, and
    * its interpolant is as accurate as the steps (same 1e-5). */
   double d[2];

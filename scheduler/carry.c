@@ -7,8 +7,9 @@
  * returned inside its last step; no mode changed, and y did not jump but
  * in states of linear parts (a reset: a ball's velocity at a bounce). The
  * jump of y' is f after the event minus f before it (each with its own y),
- * and for a linear part the jump of y^(m+1) is J^m times that, J taken by
- * differences of f (exact for a linear f). The engine adds the Taylor
+ * and for a linear part the jump of y^(m+1) is J^m times that, J from the
+ * Jacobian kept for the modes or else by differences of f (exact for a
+ * linear f). The engine adds the Taylor
  * polynomial of these jumps (and of y's) to its history
  * (bsim_engine_type.carry, carry_jump) and integrates on, at the order and
  * step size it had reached.
@@ -118,9 +119,9 @@ static double term_size(const run_state *r, const double *d, int m, double h) {
 }
 
 /* The jump of y' (before: with y and the signals as they were before the
- * event), then J^m of it by differences; nterms vectors into jumps. Once a
- * term is below a thousandth of the tolerance for steps of h and smaller
- * than the one before, the later ones are smaller still: left zero. */
+ * event), then J^m of it; nterms vectors into jumps. Once a term is below
+ * a thousandth of the tolerance for steps of h and smaller than the one
+ * before, the later ones are smaller still: left zero. */
 static int derivative_jumps(run_state *r, int nterms, double h,
                             double **jumps) {
   const bsim_plan *p = r->p;
@@ -141,6 +142,10 @@ static int derivative_jumps(run_state *r, int nterms, double h,
     ymax = fmax(ymax, fabs(r->y[i]));
   }
   double last = h > 0 ? term_size(r, jumps[0], 0, h) : INFINITY;
+  /* J is -dF/dy on the states' rows (f = -F(t, y, 0) there, 0 on the
+   * others): the matrix kept for the modes gives J d exactly, for a
+   * sparse product instead of a residual */
+  int kept = p->jac_constant && p->jac && !p->ix && r->run->jac;
   for (int m = 1; m < nterms; m++) {
     const double *d = jumps[m - 1];
     double dmax = 0;
@@ -150,14 +155,22 @@ static int derivative_jumps(run_state *r, int nterms, double h,
       memset(jumps[m], 0, sizeof(double) * (size_t)ny);
       continue;
     }
-    /* f is linear where d lives: any step is exact up to rounding, one of
-     * the size of y keeps that rounding relative to f */
-    double eps = (1.0 + ymax) / dmax;
-    for (int i = 0; i < ny; i++)
-      ypert[i] = r->y[i] + eps * d[i];
-    if (bsim_run_rhs(r, ypert, jumps[m]) != 0) return -1;
-    for (int i = 0; i < ny; i++)
-      jumps[m][i] = (jumps[m][i] - after[i]) / eps;
+    if (kept) {
+      if (bsim_run_jacobian_times(r->t, r->y, r->yp, d, jumps[m], r->run) !=
+          BSIM_CB_OK)
+        return -1;
+      for (int i = 0; i < ny; i++)
+        jumps[m][i] = i < p->nx ? -jumps[m][i] : 0.0;
+    } else {
+      /* f is linear where d lives: any step is exact up to rounding, one
+       * of the size of y keeps that rounding relative to f */
+      double eps = (1.0 + ymax) / dmax;
+      for (int i = 0; i < ny; i++)
+        ypert[i] = r->y[i] + eps * d[i];
+      if (bsim_run_rhs(r, ypert, jumps[m]) != 0) return -1;
+      for (int i = 0; i < ny; i++)
+        jumps[m][i] = (jumps[m][i] - after[i]) / eps;
+    }
     double size = h > 0 ? term_size(r, jumps[m], m, h) : INFINITY;
     last = size < last ? size : INFINITY; /* growing terms: go on */
   }

@@ -362,6 +362,22 @@ int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
   return rc;
 }
 
+int bsim_run_jacobian_times(double t, const double *y, const double *yp,
+                            const double *d, double *out, bsim_run *x) {
+  const bsim_plan *p = x->plan;
+  if (!p->jac || !x->jac || !p->jac_constant || p->ix) return BSIM_CB_FATAL;
+  int rc = kept(x, t, y, yp);
+  if (rc != BSIM_CB_OK) return rc;
+  const int *cp = jcp(p), *ri = jri(p);
+  const double *v = x->jac->dfdy;
+  memset(out, 0, sizeof(double) * (size_t)p->ny);
+  for (int j = 0; j < p->ny; j++)
+    if (d[j] != 0)
+      for (int q = cp[j]; q < cp[j + 1]; q++)
+        out[ri[q]] += v[q] * d[j];
+  return BSIM_CB_OK;
+}
+
 /* With a plan's jac_nl: the rows of the components that move, evaluated
  * again into values (bsim_run_jacobian zeroed their entries and formed
  * the others from the kept parts), each entry as evaluate() forms it: a

@@ -276,6 +276,11 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
  * matrices consistent values need (consistent.c). Returns BSIM_CB_*. */
 int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
                             double *dfdy, double *dfdyp, bsim_run *x);
+/* out = dF/dy d from the parts kept for the modes (plan jac_constant, no
+ * index reduction; else BSIM_CB_FATAL at once): the carry's exact J^m
+ * terms (carry.c). Returns BSIM_CB_*. */
+int bsim_run_jacobian_times(double t, const double *y, const double *yp,
+                            const double *d, double *out, bsim_run *x);
 
 /* The acausal part (acausal.c). Layout from y offset *off on (moved past
  * it): components' states, node and connector unknowns, residual rows.

@@ -145,7 +145,9 @@ static void mark_dirty(run_state *r, int b) {
 /* Then, event by event in the chain's order, each activated block
  * schedules its output events (flag 3; routers already did, and a block
  * listed for time only, nevprt 0, schedules nothing, as in Xcos) and
- * updates its state (flag 2). */
+ * updates its state (flag 2). As Xcos calls flag 2 only on blocks with
+ * states or work memory, a linear block without states (a sum, a gain,
+ * a multiplexer: most blocks that inherit an activation) gets none. */
 static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
@@ -158,10 +160,12 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
       if (!p->synchronous[b] && blk->nevprt != 0 &&
           bsim_run_schedule(r, b, err) != 0)
         return -1;
-      if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
-        return bsim_run_fail(r, err);
+      if (!p->stateless[b]) {
+        if (bsim_run_call(x, b, BSIM_FLAG_UPDATE) != BSIM_CB_OK)
+          return bsim_run_fail(r, err);
+        mark_dirty(r, b);
+      }
       blk->nevprt = 0;
-      mark_dirty(r, b);
     }
   }
   return 0;

@@ -113,11 +113,17 @@ int bsim_plan_event_targets(bsim_plan *p, bsim_error *err) {
   p->evbase = zalloc((size_t)n + 1, sizeof(int));
   p->synchronous = zalloc((size_t)n, 1);
   p->union_block = zalloc((size_t)n, 1);
-  if (!p->evbase || !p->synchronous || !p->union_block) goto done;
+  p->stateless = zalloc((size_t)n, 1);
+  if (!p->evbase || !p->synchronous || !p->union_block || !p->stateless)
+    goto done;
   for (int b = 0; b < n; b++) {
     unsigned fl = type_flags(p, b);
+    const bsim_model *m = &f->blocks[b].model;
     p->synchronous[b] = (fl & BSIM_TYPE_SYNCHRONOUS) != 0;
     p->union_block[b] = (fl & BSIM_TYPE_EVENT_UNION) != 0;
+    /* (a block without outputs lives for its flag 2: a sink records) */
+    p->stateless[b] =
+        (fl & BSIM_TYPE_LINEAR) != 0 && m->nx == 0 && m->nz == 0 && m->nout > 0;
     p->evbase[b] = nev;
     nev += f->blocks[b].model.nevout;
   }

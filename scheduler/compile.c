@@ -513,6 +513,7 @@ void bsim_plan_free(bsim_plan *p) {
   free(p->inherits);
   free(p->evbase);
   free(p->synchronous);
+  free(p->stateless);
   free(p->union_block);
   free(p->tgt_start);
   free(p->tgt_block);

@@ -113,6 +113,10 @@ typedef struct bsim_plan {
   int *evbase;       /* index of block b's first event output in evcrit */
   char *synchronous; /* per block: BSIM_TYPE_SYNCHRONOUS (IFTHEL_f, ...) */
   char *union_block; /* per block: BSIM_TYPE_EVENT_UNION, never run */
+  /* per block: a linear type without states (BSIM_TYPE_LINEAR, nx = nz =
+   * 0) with outputs, which follow from its inputs and parameters alone:
+   * flag 2 has nothing to update, and an activation skips it */
+  char *stateless;
   /* The blocks event output e (an evbase index) activates through its
    * links, event unions looked through, with their nevprt bits:
    * tgt_block/tgt_bits[tgt_start[e] .. tgt_start[e+1]-1] */

@@ -516,7 +516,9 @@ enum {
    * with its modes frozen, its residuals are affine functions of its
    * unknowns, their derivatives and its inputs, with coefficients from
    * parameters only (a resistor, a capacitor, a switch given its mode):
-   * the Newton matrix is then formed once per mode of the diagram. */
+   * the Newton matrix is then formed once per mode of the diagram. An
+   * instance without states (nx = nz = 0) gets no flag 2 at its
+   * activations: there is nothing to update. */
   BSIM_TYPE_LINEAR = 1u << 9,
   /* The outputs depend on the times at which the integrator evaluated the
    * diagram, not only on the current values (DERIV: a difference quotient

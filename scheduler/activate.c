@@ -157,7 +157,7 @@ static int updates_pass(run_state *r, const chain *c, bsim_error *err) {
       int b = p->act_block[a];
       bsim_block *blk = &x->blocks[b].b;
       blk->nevprt = p->act_bits[a];
-      if (!p->synchronous[b] && blk->nevprt != 0 &&
+      if (!p->synchronous[b] && blk->nevprt != 0 && blk->nevout > 0 &&
           bsim_run_schedule(r, b, err) != 0)
         return -1;
       if (!p->stateless[b]) {

@@ -168,25 +168,9 @@ static int step_memory(const bsim_plan *p) {
   return 0;
 }
 
-int bsim_plan_carry_prepare(bsim_plan *p) {
+/* The carry entries and states (plan carry_entry, carry_state). */
+static void mark_carried(bsim_plan *p, char *matters, char *bad, int *queue) {
   int n = p->nblocks;
-  p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
-  p->carry_state = calloc((size_t)p->ny, 1);
-  char *matters = calloc((size_t)n + 1, 1), *bad = calloc((size_t)n + 1, 1);
-  int *queue = calloc((size_t)n + 1, sizeof(int));
-  int rc = -1;
-  if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
-    goto done;
-  /* bad, not used yet, lends its room to the nonlinear components' marks */
-  if (jacobian_constant(p, bad)) {
-    if (keep_rows(p, bad) != 0) goto done;
-    p->jac_constant = p->njac_nl == 0;
-  }
-  memset(bad, 0, (size_t)n + 1);
-  if (step_memory(p)) {
-    rc = 0;
-    goto done;
-  }
   mark_matters(p, matters, queue);
   mark_bad(p, matters, bad, queue);
   for (int b = 0; b < n; b++) {
@@ -208,7 +192,36 @@ int bsim_plan_carry_prepare(bsim_plan *p) {
   }
   for (int e = 0; e < p->evbase[n]; e++)
     p->carry_events += carried_event(p, e);
-  rc = 0;
+}
+
+/* Plan uncarried: 0, or -1 out of memory. */
+static int list_uncarried(bsim_plan *p) {
+  for (size_t i = 0; i < p->noutbuf; i++)
+    p->nuncarried += p->relevant[i] && !p->carry_entry[i];
+  p->uncarried = calloc(p->nuncarried ? p->nuncarried : 1, sizeof(size_t));
+  if (!p->uncarried) return -1;
+  for (size_t i = 0, k = 0; i < p->noutbuf; i++)
+    if (p->relevant[i] && !p->carry_entry[i]) p->uncarried[k++] = i;
+  return 0;
+}
+
+int bsim_plan_carry_prepare(bsim_plan *p) {
+  int n = p->nblocks;
+  p->carry_entry = calloc(p->noutbuf ? p->noutbuf : 1, 1);
+  p->carry_state = calloc((size_t)p->ny, 1);
+  char *matters = calloc((size_t)n + 1, 1), *bad = calloc((size_t)n + 1, 1);
+  int *queue = calloc((size_t)n + 1, sizeof(int));
+  int rc = -1;
+  if (!p->carry_entry || !p->carry_state || !matters || !bad || !queue)
+    goto done;
+  /* bad, not used yet, lends its room to the nonlinear components' marks */
+  if (jacobian_constant(p, bad)) {
+    if (keep_rows(p, bad) != 0) goto done;
+    p->jac_constant = p->njac_nl == 0;
+  }
+  memset(bad, 0, (size_t)n + 1);
+  if (!step_memory(p)) mark_carried(p, matters, bad, queue);
+  rc = list_uncarried(p);
 done:
   free(matters);
   free(bad);
@@ -219,6 +232,7 @@ done:
 void bsim_plan_carry_free(bsim_plan *p) {
   free(p->carry_entry);
   free(p->carry_state);
+  free(p->uncarried);
   free(p->jac_nl);
   free(p->jac_nl_row);
 }

@@ -145,6 +145,9 @@ typedef struct bsim_plan {
    * carry_events: critical event outputs that change only such signals */
   char *carry_entry, *carry_state;
   int carry_any, carry_states, carry_events;
+  /* the relevant entries that are not carry entries: a change of one of
+   * them rules carrying out (their count, then their indices) */
+  size_t nuncarried, *uncarried;
   /* dF/dy and dF/dy' the same matrices while the modes stay
    * (carry_plan.c): the analytic Jacobian is then evaluated once per mode
    * (jacobian.c) */

@@ -134,12 +134,16 @@ static int outputs_pass(run_state *r, chain *c, int e, bsim_error *err) {
   return 0;
 }
 
+/* The block at place k of the order is to be called in this walk. */
+static inline void mark_place(uint64_t *set, int k) {
+  set[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+
 /* Block b was updated: settle_changed calls it again. Blocks without
  * outputs (sinks) change nothing it settles and are not marked. */
 static void mark_dirty(run_state *r, int b) {
   if (r->run->blocks[b].b.nout == 0) return;
-  r->dirty[b] = 1;
-  if (r->order_pos[b] < r->dirty_from) r->dirty_from = r->order_pos[b];
+  mark_place(r->walk, r->order_pos[b]);
 }
 
 /* Then, event by event in the chain's order, each activated block
@@ -181,88 +185,88 @@ int bsim_run_settle_active(run_state *r, bsim_error *err) {
 
 /* After the updates of an event: every output settled again, as if all
  * blocks were evaluated in order — but a block is called only when it was
- * updated (r->dirty) or one of its inputs changed value, since flag 1
- * computes outputs from t, x, z and the inputs alone, and t is the same.
- * A matrix inversion activated by a clock then runs once per tick, not
- * twice. An input read from a block later in the order (through a state,
- * without feedthrough) sees that block's change of the walk before.
+ * updated or one of its inputs changed value, since flag 1 computes
+ * outputs from t, x, z and the inputs alone, and t is the same. A matrix
+ * inversion activated by a clock then runs once per tick, not twice. An
+ * input read from a block later in the order (through a state, without
+ * feedthrough) sees that block's change of the walk before.
  *
- * The walk starts at the first place where a block can need a call: an
- * updated block, or a block reading one whose change the last walk left
- * flagged. Before it the whole walk would find nothing to do, only flags
- * to clear; a scope's tick then costs no walk at all. */
+ * The walk visits only those blocks, in order: the places marked in a bit
+ * set, a block that changed marking its readers placed after it (and
+ * those before it for the next walk). A scope's tick costs no walk. */
 static int settle_changed(run_state *r, bsim_error *err) {
   const bsim_plan *p = r->p;
   bsim_run *x = r->run;
   bsim_run_bind(x, r->t, r->y, r->yp, r->res, BSIM_PHASE_DISCRETE);
-  int from = r->dirty_from;
-  for (int i = 0; i < r->nchanged; i++)
-    if (r->back_from[r->changed_list[i]] < from)
-      from = r->back_from[r->changed_list[i]];
-  /* flags the walk will not pass: what passing them would leave */
-  for (int i = 0; i < r->nchanged; i++)
-    if (r->order_pos[r->changed_list[i]] < from)
-      r->changed[r->changed_list[i]] = 0;
-  r->dirty_from = p->nblocks;
-  r->nchanged = 0;
-  for (int k = from; k < p->nblocks; k++) {
-    int b = p->order[k], need = r->dirty[b];
-    for (int u = p->inbase[b]; !need && u < p->inbase[b + 1]; u++)
-      need = p->insrc_block[u] >= 0 && r->changed[p->insrc_block[u]];
-    r->dirty[b] = 0;
-    r->changed[b] = 0;
-    rt_block *rb = &x->blocks[b];
-    if (!need || rb->b.nout == 0) continue;
-    size_t o0 = p->outoff[p->portbase[b]], o1 = o0;
-    for (int i = 0; i < rb->b.nout; i++)
-      o1 += (size_t)rb->b.outsz[i] * (size_t)rb->b.outsz[rb->b.nout + i];
-    /* the outputs lie side by side in the buffers */
-    memcpy(r->oldout + o0, x->outbufs + o0, sizeof(double) * (o1 - o0));
-    if (bsim_run_call(x, b, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
-      return bsim_run_fail(r, err);
-    r->changed[b] = memcmp(r->oldout + o0, x->outbufs + o0,
-                           sizeof(double) * (o1 - o0)) != 0;
-    if (r->changed[b]) r->changed_list[r->nchanged++] = b;
+  for (int w = 0; w < r->nwords; w++) {
+    r->walk[w] |= r->walk_next[w];
+    r->walk_next[w] = 0;
   }
+  for (int w = 0; w < r->nwords; w++)
+    while (r->walk[w]) {
+      int k = w * 64 + __builtin_ctzll(r->walk[w]);
+      r->walk[w] &= r->walk[w] - 1;
+      int b = p->order[k];
+      const bsim_block *blk = &x->blocks[b].b;
+      size_t o0 = p->outoff[p->portbase[b]], o1 = o0;
+      for (int i = 0; i < blk->nout; i++)
+        o1 += (size_t)blk->outsz[i] * (size_t)blk->outsz[blk->nout + i];
+      /* the outputs lie side by side in the buffers */
+      memcpy(r->oldout + o0, x->outbufs + o0, sizeof(double) * (o1 - o0));
+      if (bsim_run_call(x, b, BSIM_FLAG_OUTPUTS) != BSIM_CB_OK)
+        return bsim_run_fail(r, err);
+      if (memcmp(r->oldout + o0, x->outbufs + o0, sizeof(double) * (o1 - o0)) ==
+          0)
+        continue;
+      for (int q = r->reader_start[b]; q < r->reader_start[b + 1]; q++)
+        mark_place(r->reader_pos[q] > k ? r->walk : r->walk_next,
+                   r->reader_pos[q]);
+    }
   return 0;
 }
 
 int bsim_run_settle_alloc(run_state *r) {
   const bsim_plan *p = r->p;
-  size_t nb = (size_t)p->nblocks + 1, no = p->noutbuf + 1;
-  r->dirty = calloc(nb, 1);
-  r->changed = calloc(nb, 1);
-  r->oldout = calloc(no, sizeof(double));
+  int n = p->nblocks;
+  size_t nb = (size_t)n + 1;
+  r->nwords = (n + 63) / 64;
+  r->walk = calloc((size_t)r->nwords + 1, sizeof(uint64_t));
+  r->walk_next = calloc((size_t)r->nwords + 1, sizeof(uint64_t));
+  r->oldout = calloc(p->noutbuf + 1, sizeof(double));
   r->order_pos = calloc(nb, sizeof(int));
-  r->back_from = calloc(nb, sizeof(int));
-  r->changed_list = calloc(nb, sizeof(int));
-  if (!r->dirty || !r->changed || !r->oldout || !r->order_pos ||
-      !r->back_from || !r->changed_list)
+  r->reader_start = calloc(nb, sizeof(int));
+  r->reader_pos = calloc((size_t)p->inbase[n] + 1, sizeof(int));
+  if (!r->walk || !r->walk_next || !r->oldout || !r->order_pos ||
+      !r->reader_start || !r->reader_pos)
     return -1;
-  for (int k = 0; k < p->nblocks; k++) {
+  for (int k = 0; k < n; k++)
     r->order_pos[p->order[k]] = k;
-    r->back_from[k] = p->nblocks;
-  }
-  for (int k = 0; k < p->nblocks; k++) {
-    int b = p->order[k];
+  /* readers with outputs, by source: counted, then placed */
+  for (int b = 0; b < n; b++)
+    for (int u = p->inbase[b]; u < p->inbase[b + 1]; u++)
+      if (p->insrc_block[u] >= 0 && r->run->blocks[b].b.nout > 0)
+        r->reader_start[p->insrc_block[u] + 1]++;
+  for (int b = 0; b < n; b++)
+    r->reader_start[b + 1] += r->reader_start[b];
+  int *fill = calloc(nb, sizeof(int));
+  if (!fill) return -1;
+  for (int b = 0; b < n; b++)
     for (int u = p->inbase[b]; u < p->inbase[b + 1]; u++) {
       int src = p->insrc_block[u];
-      if (src >= 0 && r->order_pos[src] >= k && k < r->back_from[src])
-        r->back_from[src] = k;
+      if (src >= 0 && r->run->blocks[b].b.nout > 0)
+        r->reader_pos[r->reader_start[src] + fill[src]++] = r->order_pos[b];
     }
-  }
-  r->dirty_from = p->nblocks;
-  r->nchanged = 0;
+  free(fill);
   return 0;
 }
 
 void bsim_run_settle_free(run_state *r) {
-  free(r->dirty);
-  free(r->changed);
+  free(r->walk);
+  free(r->walk_next);
   free(r->oldout);
   free(r->order_pos);
-  free(r->back_from);
-  free(r->changed_list);
+  free(r->reader_start);
+  free(r->reader_pos);
 }
 
 /* Serve event output e: its activation, synchronous routing included.
@@ -270,7 +274,8 @@ void bsim_run_settle_free(run_state *r) {
  * walk that ends an activation, and no evaluation since), and the active
  * blocks' outputs are not computed again. */
 static int activate(run_state *r, int e, int settled, bsim_error *err) {
-  chain c = {0};
+  chain c;
+  c.n = 0;
   c.ev = c.local;
   c.cap = (int)(sizeof c.local / sizeof c.local[0]);
   int rc = settled ? 0 : bsim_run_settle_active(r, err);

@@ -5,6 +5,8 @@
 #ifndef BSIM_RUN_H
 #define BSIM_RUN_H
 
+#include <stdint.h>
+
 #include "scheduler/calendar.h"
 #include "scheduler/sim.h"
 
@@ -54,15 +56,16 @@ typedef struct run_state {
   /* residual calls made outside the engine (carrying, choosing it) */
   long extra_res;
 
-  /* settling after an event (activate.c): blocks updated, blocks whose
-   * outputs changed, their outputs before; each block's place in the
-   * plan's order, the first place of a block reading it from there or
-   * before (nblocks when none), the first place holding an updated block
-   * (nblocks when none), and the blocks whose changed flag is still set */
-  char *dirty, *changed;
+  /* settling after an event (activate.c): the places in the plan's order
+   * of the blocks to call in the next walk, as bit sets (walk: this one,
+   * found while walking or updating; next: the walk after, for readers
+   * placed before a block that changed), nwords words each; each block's
+   * place; the places of the blocks reading each one (those with outputs:
+   * reader_pos[reader_start[b] ..]); a block's outputs before its call */
+  uint64_t *walk, *walk_next;
+  int nwords;
+  int *order_pos, *reader_start, *reader_pos;
   double *oldout;
-  int *order_pos, *back_from, dirty_from;
-  int *changed_list, nchanged;
 
   /* solver "auto": events the engine could not carry across, and the
    * statistics of the engine it left */

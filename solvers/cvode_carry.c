@@ -79,11 +79,15 @@ int bsim_cvode_carry(void *cvode_mem, double t, int nterms, const double *dy,
       any |= jumps[mm][i] != 0.0;
     if (!any) continue;
     /* q^(j)(s) = sum_{m >= j} jump_m s^(m-j) / (m-j)!, m up to K, by
-     * Horner in s; jump_0 = dy, jump_m = jumps[m-1][i]. */
+     * Horner in s; jump_0 = dy, jump_m = jumps[m-1][i]. At the step's end
+     * (an event at a stop time, the usual case) s = 0 and it is jump_j. */
     for (int j = 0; j <= q; j++) {
-      double v = 0.0;
-      for (int mm = K; mm >= j; mm--)
-        v = v * s / (mm - j + 1) + (mm > 0 ? jumps[mm - 1][i] : y0);
+      double v = j > 0 ? jumps[j - 1][i] : y0;
+      if (s != 0) {
+        v = 0.0;
+        for (int mm = K; mm >= j; mm--)
+          v = v * s / (mm - j + 1) + (mm > 0 ? jumps[mm - 1][i] : y0);
+      }
       NV_Ith_S(m->cv_zn[j], i) += scale[j] * v;
     }
     if (m->cv_nrtfn > 0 && !at_end(m, t)) NV_Ith_S(m->cv_y, i) += y0;

@@ -9,10 +9,9 @@
  * jump of y' is f after the event minus f before it (each with its own y),
  * and for a linear part the jump of y^(m+1) is J^m times that, J from the
  * Jacobian kept for the modes or else by differences of f (exact for a
- * linear f). The engine adds the Taylor
- * polynomial of these jumps (and of y's) to its history
- * (bsim_engine_type.carry, carry_jump) and integrates on, at the order and
- * step size it had reached.
+ * linear f). The engine adds the Taylor polynomial of these jumps (and of
+ * y's) to its history (bsim_engine_type.carry, carry_jump) and integrates
+ * on, at the order and step size it had reached.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -111,11 +111,11 @@ static int sweep_option(sweep_args *a, const char *arg, const char *val) {
     a->kind = arg[2] == 'r' ? BSIM_DESIGN_RANDOM : BSIM_DESIGN_LHS;
     return parse_long(arg, val, 1, &a->draws);
   } else if (strcmp(arg, "--seed") == 0) {
-    long seed;
+    long seed = 0; /* parse_long sets it on success */
     if (parse_long(arg, val, 0, &seed) != 0) return -1;
     a->seed = (unsigned long)seed;
   } else if (strcmp(arg, "--jobs") == 0) {
-    long j;
+    long j = 1; /* parse_long sets it on success */
     if (parse_long(arg, val, 1, &j) != 0) return -1;
     a->jobs = (int)(j > 4096 ? 4096 : j);
   } else if (strcmp(arg, "--shard") == 0) {

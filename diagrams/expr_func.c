@@ -147,7 +147,7 @@ static int call_rand(parser *P, size_t pos, mat *args, int n, mat *out) {
   if (n >= 1 && args[0].str) {
     if (is_string_arg(&args[0], "seed")) {
       if (n == 1) return ex_mat_scalar(P, out, (double)env->rand_seed);
-      long s;
+      long s = 0; /* size_arg sets it on success; GCC -O3 cannot tell */
       if (size_arg(P, "rand", &args[1], pos, &s)) return -1;
       env->rand_seed = (int)(s & 0x7fffffffL);
       env->have_spare = 0;

@@ -20,8 +20,13 @@ static void linear_sum(realtype a, N_Vector x, realtype b, N_Vector y,
   const double *xd = DATA(x), *yd = DATA(y);
   double *zd = DATA(z);
   sunindextype n = LEN(x);
+  /* the sum alone: CVODE's prediction adds history rows pairwise, q (q +
+   * 1) / 2 times a step (78 at Adams' order 12) */
+  if (a == 1.0 && b == 1.0)
+    for (sunindextype i = 0; i < n; i++)
+      zd[i] = xd[i] + yd[i];
   /* SUNDIALS computes a (x + y) and a (x - y) for b = a and b = -a */
-  if (a == b && a != 1.0)
+  else if (a == b)
     for (sunindextype i = 0; i < n; i++)
       zd[i] = a * (xd[i] + yd[i]);
   else if (a == -b && a != 1.0 && a != -1.0)

@@ -110,13 +110,16 @@ static void bounce_fn(bsim_block *blk, int flag) {
   double *x = blk->x;
   switch (flag) {
   case BSIM_FLAG_INIT:
+    /* the outputs' sizes too: a stored model may say otherwise, and the
+     * Jacobian's rows (4n states, then 2n outputs) depend on them */
     if (n < 1 || blk->nx != 4 * n || blk->nrpar != 2 * n + 6 ||
-        blk->nipar != 2 * np || blk->ng != np + 4 * n)
+        blk->nipar != 2 * np || blk->ng != np + 4 * n || blk->outsz[1] != n ||
+        blk->outsz[2] != 1 || blk->outsz[3] != 1)
       bsim_block_error(blk,
-                       "%d balls need 4 states each, rpar = [mass; "
-                       "radius; walls; g; C], ipar = the pairs and %d "
-                       "surfaces",
-                       n, np + 4 * n);
+                       "%d balls need 4 states each, two outputs of %d x 1, "
+                       "rpar = [mass; radius; walls; g; C], ipar = the pairs "
+                       "and %d surfaces",
+                       n, n, np + 4 * n);
     return;
   case BSIM_FLAG_DERIVATIVES:
     for (int i = 0; i < n; i++) {

@@ -104,8 +104,23 @@ static void collide(bsim_block *blk, int i, int j) {
   x[4 * j + 3] += s4 * xsi;
 }
 
+/* Beyond this the pair count n (n - 1) / 2 overflows an int. */
+enum { MAX_BALLS = 46340 };
+
+/* ipar's pairs name two different balls of the n (a stored model's may
+ * not: collisions index the states with them). */
+static int pairs_ok(const bsim_block *blk, int n, int np) {
+  for (int k = 0; k < np; k++) {
+    int i = blk->ipar[2 * k], j = blk->ipar[2 * k + 1];
+    if (i < 1 || i > n || j < 1 || j > n || i == j) return 0;
+  }
+  return 1;
+}
+
 static void bounce_fn(bsim_block *blk, int flag) {
-  int n = blk->nout == 2 ? blk->outsz[0] : 0, np = n * (n - 1) / 2;
+  int n = blk->nout == 2 ? blk->outsz[0] : 0;
+  if (n > MAX_BALLS) n = -1; /* refused at flag 4 */
+  int np = n > 0 ? n * (n - 1) / 2 : 0;
   const double *r = blk->rpar, *rad = blk->rpar + n, *box = r + 2 * n;
   double *x = blk->x;
   switch (flag) {
@@ -116,10 +131,15 @@ static void bounce_fn(bsim_block *blk, int flag) {
         blk->nipar != 2 * np || blk->ng != np + 4 * n || blk->outsz[1] != n ||
         blk->outsz[2] != 1 || blk->outsz[3] != 1)
       bsim_block_error(blk,
-                       "%d balls need 4 states each, two outputs of %d x 1, "
-                       "rpar = [mass; radius; walls; g; C], ipar = the pairs "
-                       "and %d surfaces",
-                       n, n, np + 4 * n);
+                       "%d balls (1 to %d) need 4 states each, two outputs "
+                       "of %d x 1, rpar = [mass; radius; walls; g; C], ipar "
+                       "= the pairs and %d surfaces",
+                       n, MAX_BALLS, n, np + 4 * n);
+    else if (!pairs_ok(blk, n, np))
+      bsim_block_error(blk,
+                       "ipar's pairs must name two different balls of "
+                       "1 to %d each",
+                       n);
     return;
   case BSIM_FLAG_DERIVATIVES:
     for (int i = 0; i < n; i++) {

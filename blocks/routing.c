@@ -101,6 +101,12 @@ void bsim_std_multiplex_fn(bsim_block *blk, int flag) {
       b += bsim_std_outsize(blk, k);
     if (a != b)
       bsim_block_error(blk, "inputs carry %d elements but outputs %d", a, b);
+    else if (!split && blk->nin > 0 && blk->nout > 1)
+      /* what the outputs pass stacks into output 1 */
+      bsim_block_error(blk,
+                       "%d inputs are stacked into one output, not %d "
+                       "(a stored model's ports?)",
+                       blk->nin, blk->nout);
     return;
   }
   if (flag == BSIM_FLAG_JACOBIAN) {

@@ -37,6 +37,16 @@ static int tank_define(bsim_define_ctx *ctx, bsim_model *m) {
 
 static void tank_fn(bsim_block *blk, int flag) {
   switch (flag) {
+  case BSIM_FLAG_INIT:
+    /* An Xcos file naming TANK may store a model of its own: check what
+     * the other flags index (one state, A and k, a scalar in and out;
+     * flag 10 writes a 2 x 2 matrix) before any of them runs. */
+    if (blk->nx != 1 || blk->nrpar < 2 || blk->nin < 1 || blk->nout < 1 ||
+        blk->insz[0] * blk->insz[blk->nin] != 1 ||
+        blk->outsz[0] * blk->outsz[blk->nout] != 1)
+      bsim_block_error(blk, "needs 1 state, rpar = [A; k] and a scalar input "
+                            "and output");
+    break;
   case BSIM_FLAG_OUTPUTS:
   case BSIM_FLAG_REINIT:
     blk->outptr[0][0] = blk->x[0];

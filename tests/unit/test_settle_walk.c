@@ -16,6 +16,7 @@
 
 #include "blocksim/blocksim.h"
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_record.h"
 
 static int zcount_define(bsim_define_ctx *ctx, bsim_model *m) {
   double *z = bsim_model_alloc_z0(m, 1);
@@ -83,16 +84,6 @@ static char *diagram(void) {
   return s;
 }
 
-static const double *record(const bsim_sim *s, const char *path, size_t *rows) {
-  int cols = 0;
-  const double *data = NULL;
-  const char *p;
-  for (size_t i = 0; (p = bsim_record_at(s, i, rows, &cols, &data)); i++)
-    if (strcmp(p, path) == 0) return data;
-  *rows = 0;
-  return NULL;
-}
-
 int main(void) {
   bsim_error err;
   bsim_error_clear(&err);
@@ -110,7 +101,7 @@ int main(void) {
   if (s && bsim_sim_run(s, &err) != 0) CHECK(0, "run: %s", err.message);
   if (s) {
     size_t na, nb;
-    const double *a = record(s, "sa", &na), *b = record(s, "sb", &nb);
+    const double *a = test_record(s, "sa", &na), *b = test_record(s, "sb", &nb);
     /* both at 0..5 (no row at the final time) */
     CHECK(a && b && na == TICKS && nb == TICKS, "rows: %zu and %zu, want %d",
           na, nb, TICKS);

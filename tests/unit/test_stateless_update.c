@@ -12,6 +12,7 @@
 
 #include "blocksim/blocksim.h"
 #include "tests/unit/test_check.h"
+#include "tests/unit/test_record.h"
 
 static int pass_define(bsim_define_ctx *ctx, bsim_model *m) {
   if (bsim_model_set_inputs(m, 1, 1, 1, 1) != 0 ||
@@ -60,18 +61,6 @@ static const char diagram[] =
     "  <link from='other:1' to='s2:1'/>\n"
     "</diagram>\n";
 
-/* The record of block path, or NULL; *rows its rows. */
-static const double *record(const bsim_sim *s, const char *path, size_t *rows) {
-  int cols = 0;
-  const double *data = NULL;
-  const char *p;
-  *rows = 0;
-  for (size_t i = 0; (p = bsim_record_at(s, i, rows, &cols, &data)); i++)
-    if (strcmp(p, path) == 0) return data;
-  *rows = 0;
-  return NULL;
-}
-
 int main(void) {
   bsim_error err;
   bsim_error_clear(&err);
@@ -88,15 +77,16 @@ int main(void) {
   if (s && bsim_sim_run(s, &err) != 0) CHECK(0, "run: %s", err.message);
   if (s) {
     size_t nlin, nother, n0, n1, n2;
-    record(s, "lin", &nlin);
-    record(s, "other", &nother);
+    test_record(s, "lin", &nlin);
+    test_record(s, "other", &nother);
     /* ticks at 0, 1, 2, 3, 4 */
     CHECK(nlin == 0 && nother == 5,
           "flag 2 calls: %zu on the linear probe (want 0), %zu on the "
           "other (want 5)",
           nlin, nother);
-    const double *r0 = record(s, "s0", &n0), *r1 = record(s, "s1", &n1),
-                 *r2 = record(s, "s2", &n2);
+    const double *r0 = test_record(s, "s0", &n0),
+                 *r1 = test_record(s, "s1", &n1),
+                 *r2 = test_record(s, "s2", &n2);
     CHECK(r0 && r1 && r2 && n0 == 5 && n1 == 5 && n2 == 5,
           "scopes: %zu, %zu, %zu rows, want 5", n0, n1, n2);
     if (r0 && r1 && r2 && n0 == 5 && n1 == 5 && n2 == 5) {

@@ -118,8 +118,8 @@ static int pairs_ok(const bsim_block *blk, int n, int np) {
 }
 
 static void bounce_fn(bsim_block *blk, int flag) {
-  int n = blk->nout == 2 ? blk->outsz[0] : 0;
-  if (n > MAX_BALLS) n = -1; /* refused at flag 4 */
+  int balls = blk->nout == 2 ? blk->outsz[0] : 0;
+  int n = balls <= MAX_BALLS ? balls : 0; /* too many: refused at flag 4 */
   int np = n > 0 ? n * (n - 1) / 2 : 0;
   const double *r = blk->rpar, *rad = blk->rpar + n, *box = r + 2 * n;
   double *x = blk->x;
@@ -127,14 +127,14 @@ static void bounce_fn(bsim_block *blk, int flag) {
   case BSIM_FLAG_INIT:
     /* the outputs' sizes too: a stored model may say otherwise, and the
      * Jacobian's rows (4n states, then 2n outputs) depend on them */
-    if (n < 1 || blk->nx != 4 * n || blk->nrpar != 2 * n + 6 ||
+    if (n < 1 || n != balls || blk->nx != 4 * n || blk->nrpar != 2 * n + 6 ||
         blk->nipar != 2 * np || blk->ng != np + 4 * n || blk->outsz[1] != n ||
         blk->outsz[2] != 1 || blk->outsz[3] != 1)
       bsim_block_error(blk,
                        "%d balls (1 to %d) need 4 states each, two outputs "
                        "of %d x 1, rpar = [mass; radius; walls; g; C], ipar "
                        "= the pairs and %d surfaces",
-                       n, MAX_BALLS, n, np + 4 * n);
+                       balls, MAX_BALLS, n, np + 4 * n);
     else if (!pairs_ok(blk, n, np))
       bsim_block_error(blk,
                        "ipar's pairs must name two different balls of "

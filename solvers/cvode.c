@@ -247,8 +247,6 @@ static int cv_solve(bsim_engine *e, double tout, double *tret) {
                                    : BSIM_ADV_OK;
 }
 
-/* y' at the values handed out: CVODE's own derivative of its interpolant
- * is one order less accurate than f itself. */
 /* y' is the derivative of CVODE's interpolant, as IDA's engine gives its
  * own: evaluating f after every advance cost a residual per step on
  * event-dense diagrams (Cont.Disc-Observer stops every 0.003 s), and what

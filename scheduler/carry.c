@@ -152,7 +152,7 @@ static int derivative_jumps(run_state *r, int nterms, double h,
   /* J is -dF/dy on the states' rows (f = -F(t, y, 0) there, 0 on the
    * others): the matrix kept for the modes gives J d exactly, for a
    * sparse product instead of a residual */
-  int kept = p->jac_constant && p->jac && !p->ix && r->run->jac;
+  int kept = bsim_run_jacobian_kept(r->run);
   for (int m = 1; m < nterms; m++) {
     const double *d = jumps[m - 1];
     double dmax = 0;

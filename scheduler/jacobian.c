@@ -365,7 +365,7 @@ int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
 int bsim_run_jacobian_times(double t, const double *y, const double *yp,
                             const double *d, double *out, bsim_run *x) {
   const bsim_plan *p = x->plan;
-  if (!p->jac || !x->jac || !p->jac_constant || p->ix) return BSIM_CB_FATAL;
+  if (!bsim_run_jacobian_kept(x)) return BSIM_CB_FATAL;
   int rc = kept(x, t, y, yp);
   if (rc != BSIM_CB_OK) return rc;
   const int *cp = jcp(p), *ri = jri(p);

@@ -283,9 +283,14 @@ int bsim_run_jacobian(double t, const double *y, const double *yp, double cj,
  * matrices consistent values need (consistent.c). Returns BSIM_CB_*. */
 int bsim_run_jacobian_parts(double t, const double *y, const double *yp,
                             double *dfdy, double *dfdyp, bsim_run *x);
-/* out = dF/dy d from the parts kept for the modes (plan jac_constant, no
- * index reduction; else BSIM_CB_FATAL at once): the carry's exact J^m
- * terms (carry.c). Returns BSIM_CB_*. */
+/* Whether the run keeps dF/dy for the modes: an analytic Jacobian, the
+ * plan's jac_constant, no index reduction (whose matrix is not it). */
+static inline int bsim_run_jacobian_kept(const bsim_run *x) {
+  const bsim_plan *p = x->plan;
+  return p->jac && x->jac && p->jac_constant && !p->ix;
+}
+/* out = dF/dy d from those kept parts (BSIM_CB_FATAL at once without
+ * them): the carry's exact J^m terms (carry.c). Returns BSIM_CB_*. */
 int bsim_run_jacobian_times(double t, const double *y, const double *yp,
                             const double *d, double *out, bsim_run *x);
 
